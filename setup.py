@@ -1,0 +1,27 @@
+"""Build the Cython extension modules of `solver` from the sources in `cext/`.
+
+Each `cext/NAME.pyx` becomes the module `solver._NAME`; its `cext/NAME.pxd` holds the
+C structs and the inline nogil helpers other modules cimport by plain name.
+"""
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+
+MODULES = ["rules"]
+
+COMPILER_DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "initializedcheck": False,
+    "cdivision": True,
+    "nonecheck": False,
+}
+
+extensions = [
+    Extension(f"solver._{name}", [f"cext/{name}.pyx"],
+              extra_compile_args=["-O3"])
+    for name in MODULES
+]
+
+setup(ext_modules=cythonize(extensions, include_path=["cext"],
+                            compiler_directives=COMPILER_DIRECTIVES))

@@ -1,0 +1,81 @@
+"""Exceptions of nimmt. Every one is a ValueError whose message quotes the offending input."""
+
+
+class NimmtError(ValueError):
+    """Base class: any invalid input to nimmt."""
+
+
+class PositionError(NimmtError):
+    """A position (SPEC exchange format) that breaks a rule of the game."""
+
+
+class JsonFormatError(PositionError):
+    """Not JSON, or not a JSON object."""
+
+
+class MissingKeyError(PositionError):
+    """A required key (`rows`, `hands`, `turns`) is missing."""
+
+
+class RowCountError(PositionError):
+    """Not exactly 4 rows."""
+
+
+class RowLengthError(PositionError):
+    """A row with 0 or more than 5 cards."""
+
+
+class RowOrderError(PositionError):
+    """A row whose cards do not increase."""
+
+
+class CardError(PositionError):
+    """A card that is not an integer, or outside 1..deck."""
+
+
+class DuplicateCardError(PositionError):
+    """The same card in two places."""
+
+
+class HandSizeError(PositionError):
+    """Hands of different sizes, or of more than 10 cards."""
+
+
+class PlayerCountError(PositionError):
+    """Fewer than 2 or more than 10 players."""
+
+
+class PenaltyError(PositionError):
+    """A penalty that is negative or not an integer, or a list of the wrong length."""
+
+
+class DeckError(PositionError):
+    """A deck size that is not a usable integer."""
+
+
+class NotationError(PositionError):
+    """Text notation that cannot be parsed."""
+
+
+class NotSolvableError(PositionError):
+    """The exact solver needs exactly 2 players with both hands visible."""
+
+
+class RecordError(NimmtError):
+    """A game record that cannot be replayed (card not in hand, needless row choice...)."""
+
+
+class ConfigError(NimmtError):
+    """A game configuration outside the rules (players, deck, threshold)."""
+
+
+class SearchLimitError(NimmtError):
+    """A search stopped by a limit (nodes, seconds, memory) before proving its answer.
+
+    `bounds` holds the interval proven for the value so far (lower, upper).
+    """
+
+    def __init__(self, message, bounds=None, stats=None):
+        super().__init__(message)
+        self.bounds = bounds
+        self.stats = stats

@@ -1,0 +1,267 @@
+"""Positions: the SPEC exchange format, validated, with JSON and a compact text notation.
+
+Text notation (one line, sections separated by `;`):
+
+    DECK; ROW, ROW, ROW, ROW; HAND, HAND, ...[; PENALTY PENALTY ...]
+
+cards separated by spaces, `?` for a hand the viewer cannot see, `-` for an empty hand.
+Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
+"""
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from . import errors
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
+
+Row = Tuple[int, ...]
+Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
+
+KNOWN_KEYS = ("deck", "rows", "hands", "penalties")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _card(value: Any, deck: int, where: str) -> int:
+    if not _is_int(value):
+        raise errors.CardError(f"{where}: card {value!r} is not an integer")
+    if not 1 <= value <= deck:
+        raise errors.CardError(f"{where}: card {value} is outside 1..{deck}")
+    return value
+
+
+def _card_list(value: Any, deck: int, where: str) -> Tuple[int, ...]:
+    if not isinstance(value, list):
+        raise errors.PositionError(f"{where} must be a list of cards, got {value!r}")
+    return tuple(_card(c, deck, where) for c in value)
+
+
+@dataclass(frozen=True)
+class Position:
+    """A moment of a round: 4 rows, the hands (None = unseen), the penalties so far.
+
+    Built through `Position.create` (or `from_json`/`from_text`), which validates.
+    `extra` keeps optional keys (`played`, `scores`, `viewer`...) for the round trip.
+    """
+    deck: int
+    rows: Tuple[Row, ...]
+    hands: Tuple[Hand, ...]
+    penalties: Tuple[int, ...]
+    extra: Dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    # construction -------------------------------------------------------------------------
+    @classmethod
+    def create(cls, rows, hands, penalties=None, deck=STANDARD_DECK, extra=None) -> "Position":
+        deck = _check_deck(deck)
+        rows = _check_rows(rows, deck)
+        hands = _check_hands(hands, deck)
+        penalties = _check_penalties(penalties, len(hands))
+        _check_unique(rows, hands)
+        return cls(deck, rows, hands, penalties, dict(extra or {}))
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Position":
+        if not isinstance(data, dict):
+            raise errors.JsonFormatError(f"a position must be a JSON object, got {_short(data)}")
+        for key in ("rows", "hands"):
+            if key not in data:
+                raise errors.MissingKeyError(f"missing key {key!r} in position")
+        extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS}
+        return cls.create(data["rows"], data["hands"], data.get("penalties"),
+                          data.get("deck", STANDARD_DECK), extra)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Position":
+        return cls.from_dict(parse_json(text))
+
+    @classmethod
+    def from_text(cls, text: str) -> "Position":
+        return parse_notation(text)
+
+    # views ----------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def hand_size(self) -> int:
+        return next(len(h) for h in self.hands if h is not None)
+
+    @property
+    def complete_information(self) -> bool:
+        return all(h is not None for h in self.hands)
+
+    def to_dict(self) -> Dict[str, Any]:
+        data: Dict[str, Any] = {
+            "deck": self.deck,
+            "rows": [list(r) for r in self.rows],
+            "hands": [None if h is None else list(h) for h in self.hands],
+            "penalties": list(self.penalties),
+        }
+        data.update(self.extra)
+        return data
+
+    def to_json(self, indent: Optional[int] = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def to_text(self) -> str:
+        return format_notation(self)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+# validation -------------------------------------------------------------------------------
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def parse_json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        msg = getattr(exc, "msg", "too deeply nested")
+        raise errors.JsonFormatError(f"invalid JSON: {msg} (input {_short(text)})") from None
+
+
+def _check_deck(deck: Any) -> int:
+    if not _is_int(deck) or not ROWS < deck <= STANDARD_DECK:
+        raise errors.DeckError(f"deck must be an integer in {ROWS + 1}..{STANDARD_DECK},"
+                               f" got {_short(deck)}")
+    return deck
+
+
+def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:
+    if not isinstance(rows, list):
+        raise errors.RowCountError(f"rows must be a list of 4 rows, got {_short(rows)}")
+    if len(rows) != ROWS:
+        raise errors.RowCountError(f"there must be exactly 4 rows, got {len(rows)}: {_short(rows)}")
+    checked = []
+    for i, row in enumerate(rows):
+        where = f"row {i}"
+        if not isinstance(row, list):
+            raise errors.RowLengthError(f"{where} must be a list of cards, got {_short(row)}")
+        if not 1 <= len(row) <= ROW_LIMIT:
+            raise errors.RowLengthError(f"{where} must hold 1 to 5 cards, got {len(row)}: {_short(row)}")
+        cards = _card_list(row, deck, where)
+        if any(a >= b for a, b in zip(cards, cards[1:])):
+            raise errors.RowOrderError(f"{where} does not increase: {list(cards)}")
+        checked.append(cards)
+    return tuple(checked)
+
+
+def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
+    if not isinstance(hands, list):
+        raise errors.PlayerCountError(f"hands must be a list with one hand per player, got {_short(hands)}")
+    if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
+        raise errors.PlayerCountError(f"there must be 2 to 10 players, got {len(hands)} hands")
+    checked: List[Hand] = []
+    for k, hand in enumerate(hands):
+        if hand is None:
+            checked.append(None)
+            continue
+        cards = _card_list(hand, deck, f"hand of player {k + 1}")
+        if len(cards) > HAND_SIZE:
+            raise errors.HandSizeError(f"hand of player {k + 1} has {len(cards)} cards (at most 10)")
+        checked.append(tuple(sorted(cards)))
+    sizes = {len(h) for h in checked if h is not None}
+    if len(sizes) > 1:
+        shown = [None if h is None else len(h) for h in checked]
+        raise errors.HandSizeError(f"hands have different sizes: {shown}")
+    if not sizes:
+        raise errors.HandSizeError("no hand is visible: the viewer's own hand must be a list")
+    return tuple(checked)
+
+
+def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
+    if penalties is None:
+        return (0,) * players
+    if not isinstance(penalties, list) or len(penalties) != players:
+        raise errors.PenaltyError(f"penalties must be a list of {players} integers,"
+                                  f" got {_short(penalties)}")
+    for p in penalties:
+        if not _is_int(p):
+            raise errors.PenaltyError(f"penalty {_short(p)} is not an integer")
+        if p < 0:
+            raise errors.PenaltyError(f"penalty {p} is negative")
+    return tuple(penalties)
+
+
+def _check_unique(rows: Sequence[Row], hands: Sequence[Hand]) -> None:
+    seen = set()
+    for cards in list(rows) + [h for h in hands if h is not None]:
+        for c in cards:
+            if c in seen:
+                raise errors.DuplicateCardError(f"card {c} appears twice")
+            seen.add(c)
+
+
+# text notation ----------------------------------------------------------------------------
+def _format_cards(cards: Sequence[int]) -> str:
+    return " ".join(str(c) for c in cards) if cards else "-"
+
+
+def format_notation(position: Position) -> str:
+    rows = ", ".join(_format_cards(r) for r in position.rows)
+    hands = ", ".join("?" if h is None else _format_cards(h) for h in position.hands)
+    penalties = " ".join(str(p) for p in position.penalties)
+    return f"{position.deck}; {rows}; {hands}; {penalties}"
+
+
+def _parse_int(token: str, what: str, text: str) -> int:
+    try:
+        return int(token)
+    except ValueError:
+        raise errors.NotationError(f"{what} {token!r} is not an integer in {text!r}") from None
+
+
+def _parse_cards(part: str, text: str) -> Optional[List[int]]:
+    part = part.strip()
+    if part == "?":
+        return None
+    if part == "-":
+        return []
+    return [_parse_int(t, "card", text) for t in part.split()]
+
+
+def parse_notation(text: str) -> Position:
+    sections = [s.strip() for s in text.strip().split(";")]
+    if len(sections) not in (3, 4):
+        raise errors.NotationError(
+            f"expected 'DECK; ROWS; HANDS[; PENALTIES]' (3 or 4 sections), got {text!r}")
+    deck = _parse_int(sections[0], "deck", text)
+    rows = [_parse_cards(p, text) for p in sections[1].split(",")]
+    if any(r is None for r in rows):
+        raise errors.NotationError(f"a row cannot be '?' in {text!r}")
+    hands = [_parse_cards(p, text) for p in sections[2].split(",")]
+    penalties = None
+    if len(sections) == 4 and sections[3]:
+        penalties = [_parse_int(t, "penalty", text) for t in sections[3].split()]
+    return Position.create(rows, hands, penalties, deck)
+
+
+def load_position(source: str) -> Position:
+    """Read a position from a file path, or from stdin when `source` is '-'.
+
+    The content may be JSON or the text notation.
+    """
+    text = read_source(source)
+    if text.lstrip().startswith(("{", "[", '"')) or not text.strip():
+        return Position.from_json(text)
+    return parse_notation(text)
+
+
+def read_source(source: str) -> str:
+    import sys
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        with open(source, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise errors.NimmtError(f"cannot read {source!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise errors.JsonFormatError(f"{source!r} is not UTF-8 text") from None
