@@ -1,0 +1,260 @@
+"""The `nimmt` command line.
+
+Every command is registered on `main` (a `NimmtGroup`), which turns bad input anywhere, usage
+errors included, into one line on stderr, `nimmt: error: <message>`, and exit status 2:
+commands simply raise `errors.NimmtError` (or let OSError/ValueError through).
+"""
+import json
+import random
+import sys
+from typing import Any, Callable, List, Optional
+
+import click
+
+from . import errors
+from .bots import make_bot, parse_bot_names
+from .game import Player, PlayerView, RoundResult, deal, play_game
+from .position import Position, load_position
+from .record import load_record, replay_steps
+from .render import render_position
+from .rules import GameConfig, row_bullheads
+from .tournament import format_table, run_tournament
+
+INPUT_ERROR = 2
+# bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
+NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class NimmtGroup(click.Group):
+    """A click group whose commands never show a traceback for bad input."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except NoArgsIsHelpError as exc:          # bare `nimmt`: the help, not an error
+            click.echo(exc.ctx.get_help())
+            rv = 0
+        except click.ClickException as exc:      # usage errors: bad option, missing argument...
+            fail(_usage_message(exc))
+        except click.Abort:                      # Ctrl-C, or end of input at a click prompt
+            fail("aborted")
+        except (errors.NimmtError, ValueError, OSError) as exc:
+            fail(str(exc) or type(exc).__name__)
+        if not standalone_mode:
+            return rv
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _usage_message(exc: click.ClickException) -> str:
+    message = exc.format_message()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
+
+
+def fail(message: str, status: int = INPUT_ERROR) -> None:
+    """Print `nimmt: error: message` on one line of stderr and exit."""
+    one_line = " ".join(str(message).split())
+    click.echo(f"nimmt: error: {one_line}", err=True)
+    sys.exit(status)
+
+
+@click.group(cls=NimmtGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Analysis engine for the card game 6 nimmt!"""
+
+
+# show / deal ------------------------------------------------------------------------------
+@main.command()
+@click.argument("position")
+@click.option("--as", "output", type=click.Choice(["table", "json", "text"]), default="table",
+              show_default=True, help="table: for a player; json: SPEC format; text: notation.")
+def show(position, output):
+    """Render POSITION (a file in JSON or text notation, or - for stdin).
+
+    \b
+    Example:
+      echo '24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8' | nimmt show -
+    """
+    click.echo(format_position(load_position(position), output))
+
+
+def format_position(position: Position, output: str) -> str:
+    if output == "json":
+        return position.to_json()
+    if output == "text":
+        return position.to_text()
+    return render_position(position)
+
+
+VARIANTS = click.Choice(["standard", "10n+4"])
+
+
+@main.command("deal")
+@click.option("--players", "-n", type=click.IntRange(2, 10), required=True, help="2..10")
+@click.option("--variant", type=VARIANTS, default="standard", show_default=True,
+              help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt.")
+@click.option("--seed", type=int, default=None, help="Seed for a reproducible deal.")
+@click.option("--as", "output", type=click.Choice(["json", "text", "table"]), default="json",
+              show_default=True)
+def deal_command(players, variant, seed, output):
+    """Print a random deal as a position (JSON by default).
+
+    \b
+    Example:
+      nimmt deal --players 2 --variant 10n+4 --seed 7
+    """
+    position = deal(GameConfig.named(players, variant), random.Random(seed))
+    click.echo(format_position(position, output))
+
+
+# replay -----------------------------------------------------------------------------------
+@main.command()
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True, help="Print only the final position as JSON.")
+def replay(record, as_json):
+    """Replay a game RECORD (SPEC format; a file, or - for stdin).
+
+    Prints each turn and the final position; --json prints the final position (penalties
+    taken since the start added to the starting ones).
+    """
+    start, outcomes = replay_steps(load_record(record))
+    final = outcomes[-1].position if outcomes else start
+    if as_json:
+        click.echo(final.to_json())
+        return
+    for t, outcome in enumerate(outcomes):
+        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.chosen_rows))
+    click.echo()
+    click.echo(render_position(final))
+
+
+def describe_turn(t: int, cards, taken, chosen_rows, names: Optional[List[str]] = None) -> str:
+    """`turn 3: P1 12, P2 40 | P2 takes 5 cards (9 bullheads)`."""
+    label = (lambda k: names[k]) if names else (lambda k: f"P{k + 1}")
+    played = ", ".join(f"{label(k)} {c}" for k, c in enumerate(cards))
+    events = []
+    for k, cards_taken in enumerate(taken):
+        if cards_taken:
+            how = f" row {chosen_rows[k]}" if chosen_rows[k] is not None else ""
+            events.append(f"{label(k)} takes{how} {list(cards_taken)}"
+                          f" ({row_bullheads(cards_taken)} bullheads)")
+    return f"turn {t + 1}: {played}" + (" | " + "; ".join(events) if events else "")
+
+
+# play -------------------------------------------------------------------------------------
+class EndOfInput(errors.NimmtError):
+    """The human's input ended in the middle of a game."""
+
+
+class QuitGame(Exception):
+    """The human typed `quit`."""
+
+
+class TerminalPlayer(Player):
+    """The human at the terminal: reads cards and rows from stdin, re-asks on bad input."""
+    name = "you"
+
+    def __init__(self, names: List[str]):
+        self.names = names
+        self.stdin = click.get_text_stream("stdin")
+
+    def choose_card(self, view: PlayerView) -> int:
+        if view.played:
+            last = view.played[-1]
+            click.echo("last turn: " + ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(last)))
+        click.echo()
+        click.echo(render_position(self._position(view), names=self.names,
+                                   scores=view.scores))
+        return self._ask(f"turn {view.turn + 1}, your card", lambda n: n in view.hand,
+                         f"play one of {' '.join(map(str, view.hand))}")
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        revealed = ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(view.revealed))
+        click.echo(f"\nrevealed: {revealed}")
+        click.echo(f"your {card} is lower than every row: you take a row of your choice")
+        for i, row in enumerate(view.rows):
+            click.echo(f"  row {i}: {' '.join(map(str, row))} ({row_bullheads(row)} bullheads)")
+        return self._ask("row to take (0-3)", lambda n: 0 <= n <= 3, "a row is 0, 1, 2 or 3")
+
+    def round_over(self, record, penalties) -> None:
+        last = record["turns"][-1]["cards"]
+        click.echo("last turn: " + ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(last)))
+
+    def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str) -> int:
+        while True:
+            click.echo(f"{prompt}? ", nl=False)
+            line = self.stdin.readline()
+            if not line:
+                click.echo()
+                raise EndOfInput("end of input: game abandoned")
+            answer = line.strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise QuitGame()
+            if answer.lstrip("-").isdigit() and valid(int(answer)):
+                return int(answer)
+            click.echo(f"  {answer!r} is not possible: {hint} (or quit)")
+
+    @staticmethod
+    def _position(view: PlayerView) -> Position:
+        hands = [list(view.hand) if k == view.seat else None for k in range(view.players)]
+        return Position.create([list(r) for r in view.rows], hands, list(view.penalties),
+                               view.config.deck)
+
+
+@main.command()
+@click.option("--players", "-n", type=click.IntRange(2, 10), default=4, show_default=True)
+@click.option("--bots", default="greedy", show_default=True,
+              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy).")
+@click.option("--variant", type=VARIANTS, default="standard", show_default=True)
+@click.option("--threshold", type=click.IntRange(1), default=66, show_default=True,
+              help="The game ends when a total reaches this.")
+@click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
+def play(players, bots, variant, threshold, seed):
+    """Play a whole game against bots: you are player 1 (type a card, or quit).
+
+    \b
+    Example:
+      nimmt play --players 3 --bots greedy,random --seed 1
+    """
+    config = GameConfig.named(players, variant, threshold=threshold)
+    names = parse_bot_names(bots)
+    rng = random.Random(seed)
+    seat_names = ["you"] + [f"{names[k % len(names)]}-{k + 2}" for k in range(players - 1)]
+    seats: List[Player] = [TerminalPlayer(seat_names)]
+    seats += [make_bot(names[k % len(names)], rng.getrandbits(64)) for k in range(players - 1)]
+
+    def round_done(i: int, result: RoundResult, scores) -> None:
+        click.echo(f"\nround {i + 1} over: " + ", ".join(
+            f"{seat_names[k]} +{p} = {s}" for k, (p, s) in enumerate(zip(result.penalties, scores))))
+
+    try:
+        result = play_game(config, seats, rng.getrandbits(64), on_round=round_done)
+    except QuitGame:
+        click.echo("game abandoned")
+        return
+    winners = " and ".join(seat_names[k] for k in result.winners)
+    click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
+               f"{'s' if len(result.winners) == 1 else ''}")
+
+
+# tournament -------------------------------------------------------------------------------
+@main.command()
+@click.option("--players", "-n", type=click.IntRange(2, 10), required=True)
+@click.option("--bots", required=True, help="Comma-separated bot names (random, greedy).")
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--variant", type=VARIANTS, default="standard", show_default=True)
+@click.option("--threshold", type=click.IntRange(1), default=66, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def tournament(players, bots, games, seed, variant, threshold, as_json):
+    """Play whole games between bots, seats rotated: bullheads per round and win rates.
+
+    \b
+    Example:
+      nimmt tournament --players 4 --bots random,greedy --games 200 --seed 1
+    """
+    config = GameConfig.named(players, variant, threshold=threshold)
+    summary = run_tournament(config, parse_bot_names(bots), games, seed)
+    click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))

@@ -1,0 +1,176 @@
+"""Round and whole-game runners with pluggable players.
+
+A `Player` sees the table through a `PlayerView` (what its seat may know) and answers two
+questions: which card to play (`choose_card`), and which row to take when its card is lower
+than every row end (`choose_row`, asked during resolution, every card of the turn revealed).
+Every round played produces a game record in the SPEC format, which `solver.record` replays.
+
+Randomness comes only from `random.Random` objects built from the seeds given, so a game is
+determined by its seed and its players.
+"""
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from . import errors
+from .position import Position
+from .record import Turn, replay_turn
+from .rules import ROWS, GameConfig, cheapest_row, target_row
+
+
+class IllegalMoveError(errors.NimmtError):
+    """A player answered with a card it does not hold or a row that does not exist."""
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What seat `seat` may see. `revealed` (every card of the turn, by seat) is set only
+    while choosing a row; `rows` are then the rows at that moment of the resolution."""
+    config: GameConfig
+    seat: int
+    rows: Tuple[Tuple[int, ...], ...]
+    hand: Tuple[int, ...]
+    start_rows: Tuple[Tuple[int, ...], ...]   # the 4 face-up cards the round began with
+    played: Tuple[Tuple[int, ...], ...]      # cards of the earlier turns of this round, by turn
+    penalties: Tuple[int, ...]               # bullheads taken this round, by seat
+    scores: Tuple[int, ...]                  # totals of the earlier rounds, by seat
+    turn: int                                # 0-based turn of the round
+    revealed: Optional[Tuple[int, ...]] = None
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+    @property
+    def hand_sizes(self) -> Tuple[int, ...]:
+        return (len(self.hand),) * self.players   # everyone plays one card a turn
+
+    def unseen(self) -> List[int]:
+        """Cards this seat has not seen: in the other hands, or out of play (104-card deck)."""
+        seen = set(self.hand)
+        seen.update(c for row in self.start_rows for c in row)
+        seen.update(c for cards in self.played for c in cards)
+        if self.revealed:
+            seen.update(self.revealed)
+        return [c for c in range(1, self.config.deck + 1) if c not in seen]
+
+
+class Player:
+    """Base class of every player (bots, humans). Override `choose_card`, maybe `choose_row`."""
+    name = "player"
+
+    def choose_card(self, view: PlayerView) -> int:
+        raise NotImplementedError
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        """Row (0..3) to take for a too-low `card`. Default: the SPEC's cheapest row."""
+        return cheapest_row(view.rows)
+
+    def round_over(self, record: Dict[str, Any], penalties: Sequence[int]) -> None:
+        """Told the record and penalties of each finished round (for display, learning)."""
+
+
+@dataclass
+class RoundResult:
+    record: Dict[str, Any]           # SPEC game record of the round
+    penalties: Tuple[int, ...]       # bullheads each seat took
+    final: Position                  # the table after the last turn
+
+
+@dataclass
+class GameResult:
+    rounds: List[RoundResult] = field(default_factory=list)
+    scores: Tuple[int, ...] = ()
+
+    @property
+    def winners(self) -> List[int]:
+        """Seats with the lowest total (equal lowest totals share the win)."""
+        low = min(self.scores)
+        return [k for k, s in enumerate(self.scores) if s == low]
+
+
+def deal(config: GameConfig, rng: random.Random) -> Position:
+    """Shuffle cards 1..D, deal 10 to each player, then 4 cards start the rows."""
+    cards = list(range(1, config.deck + 1))
+    rng.shuffle(cards)
+    size = config.hand_size
+    hands = [sorted(cards[k * size:(k + 1) * size]) for k in range(config.players)]
+    start = config.players * size
+    rows = [[c] for c in cards[start:start + ROWS]]
+    return Position.create(rows, hands, deck=config.deck)
+
+
+def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random,
+               scores: Optional[Sequence[int]] = None,
+               start: Optional[Position] = None) -> RoundResult:
+    """Play one round (or finish `start`, a position with every hand visible)."""
+    if len(players) != config.players:
+        raise errors.ConfigError(f"{config.players} players needed, got {len(players)}")
+    position = start if start is not None else deal(config, rng)
+    scores = tuple(scores) if scores is not None else (0,) * config.players
+    record = position.to_dict()
+    record["turns"] = []
+    played: List[Tuple[int, ...]] = []
+    table = _Table(config, position, played, scores)
+    for t in range(position.hand_size):
+        cards = tuple(_ask_card(p, table.view(k, t)) for k, p in enumerate(players))
+        choices: List[Optional[int]] = [None] * config.players
+        # only the lowest card of a turn can be too low, and it is resolved first
+        low = min(range(config.players), key=lambda k: cards[k])
+        if target_row(table.position.rows, cards[low]) is None:
+            view = table.view(low, t, revealed=cards)
+            choices[low] = _ask_row(players[low], view, cards[low])
+        outcome = replay_turn(table.position, Turn(cards, tuple(choices)), t)
+        record["turns"].append(outcome.turn.to_dict())
+        played.append(cards)
+        table.position = outcome.position
+    penalties = tuple(p - q for p, q in zip(table.position.penalties, position.penalties))
+    result = RoundResult(record, penalties, table.position)
+    for p in players:
+        p.round_over(record, penalties)
+    return result
+
+
+class _Table:
+    """The running state of a round, from which each seat's view is cut."""
+
+    def __init__(self, config: GameConfig, position: Position,
+                 played: List[Tuple[int, ...]], scores: Tuple[int, ...]):
+        self.config, self.position, self.played, self.scores = config, position, played, scores
+        self.start_rows = position.rows
+
+    def view(self, seat: int, turn: int, revealed: Optional[Tuple[int, ...]] = None) -> PlayerView:
+        return PlayerView(self.config, seat, self.position.rows, self.position.hands[seat],
+                          self.start_rows, tuple(self.played), self.position.penalties,
+                          self.scores, turn, revealed)
+
+
+def _ask_card(player: Player, view: PlayerView) -> int:
+    card = player.choose_card(view)
+    if card not in view.hand:
+        raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) played {card!r},"
+                               f" not in its hand {list(view.hand)}")
+    return card
+
+
+def _ask_row(player: Player, view: PlayerView, card: int) -> int:
+    row = player.choose_row(view, card)
+    if not (isinstance(row, int) and 0 <= row < ROWS):
+        raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) chose row {row!r}"
+                               f" (must be 0..3)")
+    return row
+
+
+def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
+              on_round: Optional[Callable[[int, RoundResult, Tuple[int, ...]], None]] = None
+              ) -> GameResult:
+    """Play rounds until some total reaches the threshold; `on_round(i, result, scores)`."""
+    rng = random.Random(seed)
+    result = GameResult(scores=(0,) * config.players)
+    while max(result.scores) < config.threshold:
+        round_result = play_round(config, players, rng, result.scores)
+        result.rounds.append(round_result)
+        result.scores = tuple(s + p for s, p in zip(result.scores, round_result.penalties))
+        if on_round:
+            on_round(len(result.rounds) - 1, round_result, result.scores)
+    return result

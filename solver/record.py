@@ -1,0 +1,145 @@
+"""Game records (SPEC format): validation and replay.
+
+A record is a starting position (every hand visible) plus `turns`; turn t holds `cards[k]`,
+the card player k plays, and optionally `row_choices[k]`, the row player k takes when their
+card is lower than every row end (missing: the cheapest row, lowest number among equals).
+"""
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import errors
+from .position import Position, _is_int, _short, parse_json, read_source
+from .rules import ROWS, cheapest_row, play_turn, row_bullheads
+
+TURN_KEYS = ("cards", "row_choices")
+
+
+class TurnFormatError(errors.RecordError):
+    """`turns` or one of its turns is not shaped as the SPEC says."""
+
+
+class CardNotInHandError(errors.RecordError):
+    """A turn plays a card its player does not hold (anymore)."""
+
+
+class RowChoiceError(errors.RecordError):
+    """A row choice that is not 0..3, or given for a card that was not too low."""
+
+
+class TooManyTurnsError(errors.RecordError):
+    """More turns than cards in the hands."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One validated turn: the cards played and the row choices given (None: not given)."""
+    cards: Tuple[int, ...]
+    row_choices: Tuple[Optional[int], ...]
+
+    def to_dict(self) -> Dict[str, Any]:
+        data: Dict[str, Any] = {"cards": list(self.cards)}
+        if any(c is not None for c in self.row_choices):
+            data["row_choices"] = list(self.row_choices)
+        return data
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """What a replayed turn did: who took which cards, which rows were chosen, the result."""
+    turn: Turn
+    taken: Tuple[Tuple[int, ...], ...]
+    chosen_rows: Tuple[Optional[int], ...]   # the row each player took by choice (default too)
+    position: Position                       # the position after the turn
+
+
+def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
+    """Validate the shape of a record: its starting position and the shape of its turns.
+
+    Whether each card is in its hand is checked while replaying.
+    """
+    if not isinstance(data, dict):
+        raise errors.JsonFormatError(f"a record must be a JSON object, got {_short(data)}")
+    if "turns" not in data:
+        raise errors.MissingKeyError("missing key 'turns' in record")
+    start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
+    hidden = [k + 1 for k, hand in enumerate(start.hands) if hand is None]
+    if hidden:
+        raise errors.RecordError(f"a record needs every hand; hidden hand of player {hidden[0]}")
+    turns = data["turns"]
+    if not isinstance(turns, list):
+        raise TurnFormatError(f"turns must be a list, got {_short(turns)}")
+    if len(turns) > start.hand_size:
+        raise TooManyTurnsError(f"{len(turns)} turns but the hands hold {start.hand_size} cards")
+    return start, [_parse_turn(turn, t, start.players) for t, turn in enumerate(turns)]
+
+
+def _parse_turn(turn: Any, t: int, players: int) -> Turn:
+    where = f"turn {t + 1}"
+    if not isinstance(turn, dict):
+        raise TurnFormatError(f"{where} must be an object with 'cards', got {_short(turn)}")
+    if "cards" not in turn:
+        raise TurnFormatError(f"{where} has no 'cards'")
+    cards = turn["cards"]
+    if not isinstance(cards, list) or len(cards) != players:
+        raise TurnFormatError(f"{where}: cards must be a list of {players} cards (one per player),"
+                              f" got {_short(cards)}")
+    for card in cards:
+        if not _is_int(card):
+            raise errors.CardError(f"{where}: card {_short(card)} is not an integer")
+    choices = turn.get("row_choices")
+    if choices is None:
+        choices = [None] * players
+    if not isinstance(choices, list) or len(choices) != players:
+        raise TurnFormatError(f"{where}: row_choices must be a list of {players} entries,"
+                              f" got {_short(choices)}")
+    for choice in choices:
+        if choice is not None and not (_is_int(choice) and 0 <= choice < ROWS):
+            raise RowChoiceError(f"{where}: row choice {_short(choice)} is not a row 0..3 or null")
+    return Turn(tuple(cards), tuple(choices))
+
+
+def replay_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
+    """Play one turn from `position` (every hand visible); `number` (0-based) is for messages."""
+    where = f"turn {number + 1}"
+    for k, card in enumerate(turn.cards):
+        if card not in position.hands[k]:
+            raise CardNotInHandError(f"{where}: player {k + 1} plays {card},"
+                                     f" which is not in their hand {list(position.hands[k])}")
+    chosen: List[Optional[int]] = [None] * position.players
+
+    def choose(player: int, rows: List[List[int]], card: int) -> int:
+        given = turn.row_choices[player]
+        chosen[player] = cheapest_row(rows) if given is None else given
+        return chosen[player]
+
+    rows, taken = play_turn(position.rows, turn.cards, choose)
+    for k, given in enumerate(turn.row_choices):
+        if given is not None and chosen[k] is None:
+            raise RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but their"
+                                 f" card {turn.cards[k]} was not lower than every row end")
+    hands = [[c for c in hand if c != card] for hand, card in zip(position.hands, turn.cards)]
+    penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
+    after = Position.create(rows, hands, penalties, position.deck)
+    return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after)
+
+
+def replay_steps(data: Any) -> Tuple[Position, List[TurnOutcome]]:
+    """Replay a record (a dict): the starting position and the outcome of every turn."""
+    position, turns = parse_record(data)
+    start, outcomes = position, []
+    for t, turn in enumerate(turns):
+        outcome = replay_turn(position, turn, t)
+        outcomes.append(outcome)
+        position = outcome.position
+    return start, outcomes
+
+
+def replay(data: Any) -> Position:
+    """The position after the last turn of a record, penalties added to the starting ones."""
+    start, outcomes = replay_steps(data)
+    return outcomes[-1].position if outcomes else start
+
+
+def load_record(source: str) -> Dict[str, Any]:
+    """Read a record (JSON) from a file path, or from stdin when `source` is '-'."""
+    return parse_json(read_source(source))

@@ -1,0 +1,57 @@
+"""Plain-text rendering of a table, to read at a glance in a terminal.
+
+    row 0 |  8 24 29             | 3 cards   3 bullheads
+    row 1 | 11 12 13 14 15       | 5 cards  10 bullheads  FULL: a 6th card takes it
+"""
+from typing import List, Optional, Sequence
+
+from .position import Position
+from .rules import ROW_LIMIT, row_bullheads
+
+ROW_WIDTH = 4 * ROW_LIMIT - 1     # room for 5 cards of 3 digits
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(f"{c:>2}" for c in cards)
+
+
+def render_row(index: int, row: Sequence[int]) -> str:
+    bulls = row_bullheads(row)
+    line = (f"row {index} | {_cards(row):<{ROW_WIDTH}} | {len(row)} card{'s' if len(row) > 1 else ' '}"
+            f" {bulls:>3} bullhead{'s' if bulls > 1 else ''}")
+    if len(row) == ROW_LIMIT:
+        line += "  FULL: a 6th card takes it"
+    return line
+
+
+def render_hand(seat: int, hand: Optional[Sequence[int]], size: int, you: Optional[int],
+                names: Optional[Sequence[str]]) -> str:
+    label = names[seat] if names else f"player {seat + 1}"
+    if seat == you:
+        label += " (you)"
+    cards = " ".join([" ?"] * size) if hand is None else _cards(hand) or "-"
+    return f"  {label:<18} {cards}"
+
+
+def render_position(position: Position, you: Optional[int] = None,
+                    names: Optional[Sequence[str]] = None,
+                    scores: Optional[Sequence[int]] = None) -> str:
+    """The 4 rows (bullheads, length, full rows marked), the hands (unseen as ?), penalties.
+
+    `you`: the seat whose view this is (0-based); `scores`: totals of earlier rounds.
+    """
+    size = position.hand_size
+    lines: List[str] = [f"deck 1..{position.deck}, {position.players} players,"
+                        f" {size} card{'s' if size != 1 else ''} in hand", ""]
+    lines += [render_row(i, row) for i, row in enumerate(position.rows)]
+    lines += ["", "hands"]
+    lines += [render_hand(k, hand, size, you, names) for k, hand in enumerate(position.hands)]
+    lines += ["", "penalties " + _per_seat(position.penalties, names)]
+    if scores is not None:
+        lines.append("scores    " + _per_seat(scores, names))
+    return "\n".join(lines)
+
+
+def _per_seat(values: Sequence[int], names: Optional[Sequence[str]]) -> str:
+    labels = names or [f"P{k + 1}" for k in range(len(values))]
+    return ", ".join(f"{label} {v}" for label, v in zip(labels, values))

@@ -1,0 +1,116 @@
+"""Tournaments: whole games between bots, seats rotated, with per-bot statistics.
+
+Game g seats the bots in the order given, shifted by g (the list is cycled if there are more
+seats than bots), so every bot sits everywhere. Each game has its own seed derived from the
+tournament seed and g: games are independent and the result is determined by the seed.
+"""
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from .bots import make_bot
+from .errors import ConfigError
+from .game import GameResult, play_game
+from .rules import GameConfig
+
+Z95 = 1.959964  # normal quantile for a two-sided 95% interval
+
+
+@dataclass
+class BotStats:
+    name: str
+    round_penalties: List[int] = field(default_factory=list)   # one per (seat, round) played
+    game_scores: List[int] = field(default_factory=list)       # one per (seat, game) played
+    wins: float = 0.0                                          # a win shared by k seats counts 1/k
+
+    def summary(self) -> Dict[str, Any]:
+        mean, lo, hi = mean_ci95(self.round_penalties)
+        seats = len(self.game_scores)
+        return {
+            "name": self.name,
+            "seat_games": seats,
+            "rounds": len(self.round_penalties),
+            "mean_penalty_per_round": mean,
+            "ci95": [lo, hi],
+            "mean_score": sum(self.game_scores) / seats if seats else 0.0,
+            "win_rate": self.wins / seats if seats else 0.0,
+        }
+
+
+def mean_ci95(values: Sequence[float]):
+    """Mean and its normal-approximation 95% confidence interval."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def lineup(names: Sequence[str], players: int, game: int) -> List[str]:
+    """Bots of game `game`, seat by seat: the list cycled and shifted by the game number."""
+    return [names[(game + k) % len(names)] for k in range(players)]
+
+
+def game_seed(seed: Any, game: int) -> str:
+    return f"{seed}/{game}"
+
+
+def play_tournament_game(config: GameConfig, names: Sequence[str], seed: Any,
+                         game: int) -> GameResult:
+    """Game number `game` of a tournament: the bots and the deals come from `seed` and `game`."""
+    rng = random.Random(game_seed(seed, game))
+    seats = lineup(names, config.players, game)
+    players = [make_bot(name, rng.getrandbits(64)) for name in seats]
+    return play_game(config, players, rng.getrandbits(64))
+
+
+def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: Any = 0,
+                   progress: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
+    """Play `games` whole games; per-bot mean bullheads per round (with 95% CI), win rates."""
+    if not names:
+        raise ConfigError("a tournament needs at least one bot")
+    if not isinstance(games, int) or games < 1:
+        raise ConfigError(f"games must be a positive integer, got {games!r}")
+    stats = {name: BotStats(name) for name in names}
+    rounds = 0
+    for g in range(games):
+        result = play_tournament_game(config, names, seed, g)
+        _record_game(stats, lineup(names, config.players, g), result)
+        rounds += len(result.rounds)
+        if progress:
+            progress(g + 1)
+    return {
+        "players": config.players, "deck": config.deck, "threshold": config.threshold,
+        "games": games, "rounds": rounds, "seed": seed,
+        "bots": [s.summary() for s in stats.values()],
+    }
+
+
+def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameResult) -> None:
+    winners = result.winners
+    for k, name in enumerate(seats):
+        bot = stats[name]
+        bot.round_penalties.extend(r.penalties[k] for r in result.rounds)
+        bot.game_scores.append(result.scores[k])
+        if k in winners:
+            bot.wins += 1 / len(winners)
+
+
+def format_table(summary: Dict[str, Any]) -> str:
+    """The tournament summary as a markdown table."""
+    lines = [f"{summary['games']} games, {summary['rounds']} rounds, {summary['players']} players,"
+             f" deck {summary['deck']}, threshold {summary['threshold']}, seed {summary['seed']}",
+             "",
+             "| bot | seat-games | bullheads/round | 95% CI | mean score | win rate |",
+             "|---|---:|---:|---|---:|---:|"]
+    for bot in summary["bots"]:
+        lo, hi = bot["ci95"]
+        lines.append(f"| {bot['name']} | {bot['seat_games']} | {bot['mean_penalty_per_round']:.2f}"
+                     f" | [{lo:.2f}, {hi:.2f}] | {bot['mean_score']:.1f}"
+                     f" | {100 * bot['win_rate']:.1f}% |")
+    return "\n".join(lines)

@@ -1,0 +1,212 @@
+"""The command line: real outputs, and bad input always one line on stderr with exit status 2."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.position import Position
+
+GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+RECORD = {
+    "deck": 24,
+    "rows": [[5], [11], [17], [20]],
+    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
+    "turns": [{"cards": [3, 14], "row_choices": [1, None]}, {"cards": [12, 13]}],
+}
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def assert_input_error(result, *words):
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+def with_key(**changes):
+    data = json.loads(json.dumps(GOOD))
+    data.update(changes)
+    return json.dumps(data)
+
+
+BAD_POSITIONS = [
+    ("{not json", "invalid JSON"),
+    ("[1, 2]", "JSON object"),
+    (json.dumps({"hands": GOOD["hands"]}), "rows"),
+    (json.dumps({"rows": GOOD["rows"]}), "hands"),
+    (with_key(rows=[[3, 10], [7], [12, 15, 18], [21], [22]]), "5"),
+    (with_key(rows=[[3, 10], [7], [12, 15, 18]]), "3"),
+    (with_key(rows=[[3, 10], [7], [9, 12, 14, 15, 16, 18], [21]]), "6"),
+    (with_key(rows=[[3, 10], [7], [], [21]]), "0"),
+    (with_key(rows=[[10, 3], [7], [12, 15, 18], [21]]), "[10, 3]"),
+    (with_key(hands=[[0, 2, 4], [5, 6, 8]]), "0"),
+    (with_key(hands=[[1, 2, 4], [5, 6, 25]]), "25"),
+    (with_key(deck=104, hands=[[1, 2, 105], [5, 6, 8]]), "105"),
+    (with_key(hands=[[1, 2, "x"], [5, 6, 8]]), "'x'"),
+    (with_key(hands=[[1, 2, 1.5], [5, 6, 8]]), "1.5"),
+    (with_key(hands=[[1, 2, True], [5, 6, 8]]), "True"),
+    (with_key(hands=[[1, 2, 4], [5, 6, 7]], rows=[[3, 7], [9], [12, 15, 18], [21]]), "7"),
+    (with_key(hands=[[1, 2, 4], [5, 6]]), "sizes"),
+    (with_key(deck=104, hands=[list(range(30, 41)), list(range(41, 52))]), "11"),
+    (with_key(hands=[[1, 2, 4]], penalties=[0]), "1 hands"),
+    (with_key(deck=104, hands=[[30 + k] for k in range(11)], penalties=[0] * 11), "11 hands"),
+    (with_key(penalties=[0, -1]), "-1"),
+    ("24; 3 10, 7, 12 15 18; 1 2 4, 5 6 8", "3"),
+    ("24; 3 10, 7, 12 15 x, 21; 1 2 4, 5 6 8", "'x'"),
+    ("", "invalid JSON"),
+]
+
+
+@pytest.mark.parametrize("text, word", BAD_POSITIONS)
+def test_show_refuses_bad_positions_in_one_line(text, word):
+    assert_input_error(run(["show", "-"], text), word)
+
+
+def test_show_refuses_a_missing_file(tmp_path):
+    assert_input_error(run(["show", str(tmp_path / "nope.json")]), "nope.json")
+
+
+def test_show_refuses_a_directory(tmp_path):
+    assert_input_error(run(["show", str(tmp_path)]))
+
+
+def test_show_renders_a_file_in_json_or_text(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(GOOD))
+    out = run(["show", str(path)])
+    assert out.exit_code == 0
+    assert "row 2 | 12 15 18" in out.stdout and "4 bullheads" in out.stdout
+    text = run(["show", "-"], "24; 3 10, 7, 12 15 18, 21; 1 2 4, ?; 0 3")
+    assert text.exit_code == 0 and " ?  ?  ?" in text.stdout and "P2 3" in text.stdout
+    as_json = run(["show", "-", "--as", "json"], "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8")
+    assert json.loads(as_json.stdout) == GOOD
+
+
+@pytest.mark.parametrize("args, word", [
+    (["show"], "POSITION"),
+    (["deal"], "--players"),
+    (["deal", "--players", "1"], "1"),
+    (["deal", "--players", "11"], "11"),
+    (["deal", "--players", "2", "--variant", "5n"], "5n"),
+    (["deal", "--players", "x"], "x"),
+    (["tournament", "--players", "2", "--bots", "random,nobody"], "nobody"),
+    (["tournament", "--players", "2", "--bots", "random", "--games", "0"], "0"),
+    (["play", "--bots", "nobody"], "nobody"),
+    (["frobnicate"], "frobnicate"),
+])
+def test_usage_errors_are_one_line_and_status_2(args, word):
+    assert_input_error(run(args), word)
+
+
+def test_help_works():
+    for command in ([], ["show"], ["deal"], ["replay"], ["play"], ["tournament"]):
+        result = run(command + ["--help"])
+        assert result.exit_code == 0 and "Usage" in result.stdout
+
+
+def test_deal_is_deterministic_and_valid():
+    first = run(["deal", "--players", "3", "--seed", "5"])
+    assert first.exit_code == 0
+    assert first.stdout == run(["deal", "--players", "3", "--seed", "5"]).stdout
+    position = Position.from_json(first.stdout)
+    assert position.players == 3 and position.deck == 104 and position.hand_size == 10
+
+
+def test_deal_variant_deals_every_card():
+    out = run(["deal", "--players", "2", "--variant", "10n+4", "--seed", "1"])
+    position = Position.from_json(out.stdout)
+    cards = [c for r in position.rows for c in r] + [c for h in position.hands for c in h]
+    assert position.deck == 24 and sorted(cards) == list(range(1, 25))
+
+
+def test_replay_json_prints_the_final_position():
+    out = run(["replay", "-", "--json"], json.dumps(RECORD))
+    assert out.exit_code == 0
+    assert json.loads(out.stdout) == {
+        "deck": 24, "rows": [[5, 14], [3, 12, 13], [17], [20]],
+        "hands": [[1, 2, 4, 6, 7, 8, 9, 10], [15, 16, 18, 19, 21, 22, 23, 24]],
+        "penalties": [5, 0]}
+
+
+def test_replay_text_describes_each_turn():
+    out = run(["replay", "-"], json.dumps(RECORD))
+    assert out.exit_code == 0
+    assert "turn 1: P1 3, P2 14 | P1 takes row 1 [11] (5 bullheads)" in out.stdout
+    assert "penalties P1 5, P2 0" in out.stdout
+
+
+@pytest.mark.parametrize("turns, word", [
+    ([{"cards": [4, 14]}, {"cards": [4, 13]}], "4"),
+    ([{"cards": [12, 14], "row_choices": [2, None]}], "12"),
+    ([{"cards": [3]}], "[3]"),
+    ("nope", "list"),
+])
+def test_replay_refuses_bad_records(turns, word):
+    record = dict(RECORD, turns=turns)
+    assert_input_error(run(["replay", "-", "--json"], json.dumps(record)), word)
+
+
+def test_replay_refuses_a_record_without_turns():
+    record = {k: v for k, v in RECORD.items() if k != "turns"}
+    assert_input_error(run(["replay", "-"], json.dumps(record)), "turns")
+
+
+def test_tournament_json_is_deterministic():
+    args = ["tournament", "--players", "3", "--bots", "random,greedy", "--games", "4",
+            "--seed", "9", "--json"]
+    first = run(args)
+    assert first.exit_code == 0
+    summary = json.loads(first.stdout)
+    assert [b["name"] for b in summary["bots"]] == ["random", "greedy"]
+    for bot in summary["bots"]:
+        lo, hi = bot["ci95"]
+        assert lo <= bot["mean_penalty_per_round"] <= hi and 0 <= bot["win_rate"] <= 1
+    assert run(args).stdout == first.stdout
+
+
+def test_tournament_table():
+    out = run(["tournament", "--players", "2", "--bots", "random,greedy", "--games", "2"])
+    assert out.exit_code == 0 and "| greedy |" in out.stdout
+
+
+def _cards_prompted(stdout):
+    return stdout.count("your card?")
+
+
+def test_play_against_bots_to_the_end():
+    # answer every prompt with each possible number in turn: invalid answers are re-asked
+    answers = "\n".join(str(n) for _ in range(40) for n in range(105)) + "\n"
+    out = run(["play", "--players", "2", "--bots", "greedy", "--seed", "3"], answers)
+    assert out.exit_code == 0, out.output
+    assert "game over after" in out.stdout and "not possible" in out.stdout
+
+
+def test_play_end_of_input_is_a_clean_error():
+    out = run(["play", "--players", "3", "--seed", "1"], "x\n")
+    assert out.exit_code == 2
+    assert out.stderr.strip() == "nimmt: error: end of input: game abandoned"
+    assert "Traceback" not in out.output
+
+
+def test_play_quit():
+    out = run(["play", "--players", "2", "--seed", "1"], "quit\n")
+    assert out.exit_code == 0 and "game abandoned" in out.stdout
+
+
+def test_render_marks_full_rows_and_hidden_hands():
+    from solver.render import render_position
+    position = Position.from_text("104; 3 10 55 60 61, 7, 12 15 18, 21; 1 2 4, ?; 0 7")
+    text = render_position(position, you=0, scores=[10, 20])
+    row0 = text.splitlines()[2]
+    assert row0.startswith("row 0 |  3 10 55 60 61") and "15 bullheads" in row0 and "FULL" in row0
+    assert "FULL" not in text.splitlines()[3]
+    assert "player 1 (you)" in text and " ?  ?  ?" in text
+    assert "penalties P1 0, P2 7" in text and "scores    P1 10, P2 20" in text

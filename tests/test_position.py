@@ -1,0 +1,77 @@
+"""Positions: every invalid input refused with its own exception class; JSON and notation."""
+import json
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solver import errors
+from solver.position import Position, parse_notation
+
+GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+
+
+def changed(**changes):
+    data = json.loads(json.dumps(GOOD))
+    data.update(changes)
+    return data
+
+
+@pytest.mark.parametrize("data, error", [
+    ("rows", errors.JsonFormatError),
+    ({"hands": GOOD["hands"]}, errors.MissingKeyError),
+    ({"rows": GOOD["rows"]}, errors.MissingKeyError),
+    (changed(rows=GOOD["rows"] + [[22]]), errors.RowCountError),
+    (changed(rows=GOOD["rows"][:3]), errors.RowCountError),
+    (changed(rows=[[3, 10], [7], [9, 11, 12, 15, 16, 18], [21]]), errors.RowLengthError),
+    (changed(rows=[[3, 10], [], [12, 15, 18], [21]]), errors.RowLengthError),
+    (changed(rows=[[10, 3], [7], [12, 15, 18], [21]]), errors.RowOrderError),
+    (changed(rows=[[3, 3], [7], [12, 15, 18], [21]]), errors.RowOrderError),
+    (changed(hands=[[0, 2, 4], [5, 6, 8]]), errors.CardError),
+    (changed(deck=104, hands=[[105, 2, 4], [5, 6, 8]]), errors.CardError),
+    (changed(hands=[["x", 2, 4], [5, 6, 8]]), errors.CardError),
+    (changed(hands=[[1.5, 2, 4], [5, 6, 8]]), errors.CardError),
+    (changed(hands=[[True, 2, 4], [5, 6, 8]]), errors.CardError),
+    (changed(hands=[[1, 2, 4], [5, 6, 21]]), errors.DuplicateCardError),
+    (changed(hands=[[1, 2, 4], [5, 6]]), errors.HandSizeError),
+    (changed(deck=104, hands=[list(range(30, 41)), list(range(41, 52))]), errors.HandSizeError),
+    (changed(hands=[[1, 2, 4]], penalties=[0]), errors.PlayerCountError),
+    (changed(deck=104, hands=[[30 + k] for k in range(11)], penalties=[0] * 11),
+     errors.PlayerCountError),
+    (changed(penalties=[0, -1]), errors.PenaltyError),
+    (changed(penalties=[0]), errors.PenaltyError),
+    (changed(deck=3), errors.DeckError),
+])
+def test_invalid_positions_raise_their_class(data, error):
+    with pytest.raises(error):
+        Position.from_dict(data)
+    assert issubclass(error, ValueError)
+
+
+def test_bad_json_and_notation():
+    with pytest.raises(errors.JsonFormatError):
+        Position.from_json("{")
+    with pytest.raises(errors.NotationError):
+        Position.from_text("24; 3 10, 7")
+
+
+def test_json_and_notation_round_trip():
+    position = Position.from_dict(GOOD)
+    assert Position.from_json(position.to_json()) == position
+    assert position.to_text() == "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0"
+    assert parse_notation(position.to_text()) == position
+
+
+@given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(0, 10),
+       st.booleans())
+def test_notation_round_trips_random_positions(rng, players, size, hide):
+    size = min(size, (104 - 12) // players)
+    cards = rng.sample(range(1, 105), players * size + 12)
+    base = players * size
+    rows = [sorted(cards[base + 3 * r:base + 3 * r + rng.randint(1, 3)]) for r in range(4)]
+    hands = [cards[k * size:(k + 1) * size] for k in range(players)]
+    if hide:
+        hands[-1] = None
+    position = Position.create(rows, hands, [rng.randint(0, 30) for _ in hands])
+    assert parse_notation(position.to_text()) == position
+    assert Position.from_json(position.to_json()) == position

@@ -1,0 +1,100 @@
+"""Game records: the SPEC example, every kind of invalid record, replay of played rounds."""
+import copy
+import random
+
+import pytest
+
+from solver import errors
+from solver.bots import GreedyBot, RandomBot
+from solver.game import play_round
+from solver.record import (CardNotInHandError, RowChoiceError, TooManyTurnsError,
+                           TurnFormatError, replay, replay_steps)
+from solver.rules import GameConfig
+
+SPEC_RECORD = {
+    "deck": 24,
+    "rows": [[5], [11], [17], [20]],
+    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
+    "turns": [
+        {"cards": [3, 14], "row_choices": [1, None]},
+        {"cards": [12, 13]},
+    ],
+}
+
+
+def test_spec_record_replays():
+    final = replay(SPEC_RECORD)
+    assert final.to_dict() == {
+        "deck": 24,
+        "rows": [[5, 14], [3, 12, 13], [17], [20]],
+        "hands": [[1, 2, 4, 6, 7, 8, 9, 10], [15, 16, 18, 19, 21, 22, 23, 24]],
+        "penalties": [5, 0],
+    }
+
+
+def test_missing_row_choice_takes_cheapest_row_lowest_index():
+    record = copy.deepcopy(SPEC_RECORD)
+    del record["turns"][0]["row_choices"]
+    # rows 5 (2 bullheads), 11 (5), 17 (1), 20 (3): the cheapest is row 2
+    start, outcomes = replay_steps(record)
+    assert outcomes[0].chosen_rows == (2, None)
+    assert outcomes[0].taken == ((17,), ())
+    record["rows"] = [[5], [11], [17], [21]]   # 17 and 21 both 1 bullhead: row 2, the lowest
+    record["hands"][1][record["hands"][1].index(21)] = 20
+    assert replay_steps(record)[1][0].chosen_rows == (2, None)
+
+
+def test_starting_penalties_are_kept():
+    record = dict(SPEC_RECORD, penalties=[3, 4])
+    assert replay(record).penalties == (8, 4)
+
+
+def test_empty_record_is_the_start():
+    record = dict(SPEC_RECORD, turns=[])
+    assert replay(record).rows == ((5,), (11,), (17,), (20,))
+
+
+def _with_turns(*turns):
+    return dict(SPEC_RECORD, turns=list(turns))
+
+
+@pytest.mark.parametrize("record, error, words", [
+    (_with_turns({"cards": [5, 14]}), CardNotInHandError, "5"),
+    (_with_turns({"cards": [3, 14]}, {"cards": [3, 13]}), CardNotInHandError, "3"),
+    (_with_turns({"cards": [14, 3]}), CardNotInHandError, "14"),
+    (_with_turns({"cards": [3, 14], "row_choices": [1, 2]}), RowChoiceError, "row choice 2"),
+    (_with_turns({"cards": [12, 14], "row_choices": [0, None]}), RowChoiceError, "12"),
+    (_with_turns({"cards": [3, 14], "row_choices": [4, None]}), RowChoiceError, "4"),
+    (_with_turns({"cards": [3, 14], "row_choices": ["1", None]}), RowChoiceError, "'1'"),
+    (_with_turns({"cards": [3, 14], "row_choices": [1]}), TurnFormatError, "row_choices"),
+    (_with_turns({"cards": [3]}), TurnFormatError, "[3]"),
+    (_with_turns({"cards": [3, 14, 15]}), TurnFormatError, "2 cards"),
+    (_with_turns({"cards": 3}), TurnFormatError, "3"),
+    (_with_turns({"card": [3, 14]}), TurnFormatError, "cards"),
+    (_with_turns([3, 14]), TurnFormatError, "[3, 14]"),
+    (_with_turns({"cards": [3, "x"]}), errors.CardError, "'x'"),
+    (_with_turns({"cards": [3, True]}), errors.CardError, "True"),
+    (dict(SPEC_RECORD, turns={"cards": [3, 14]}), TurnFormatError, "list"),
+    (_with_turns(*[{"cards": [1, 13]}] * 11), TooManyTurnsError, "11 turns"),
+    ({k: v for k, v in SPEC_RECORD.items() if k != "turns"}, errors.MissingKeyError, "turns"),
+    ({k: v for k, v in SPEC_RECORD.items() if k != "rows"}, errors.MissingKeyError, "rows"),
+    (dict(SPEC_RECORD, hands=[SPEC_RECORD["hands"][0], None]), errors.RecordError, "hidden"),
+    (dict(SPEC_RECORD, hands=[[1, 2], [13]]), errors.HandSizeError, "sizes"),
+    ([1, 2], errors.JsonFormatError, "object"),
+])
+def test_invalid_records_are_refused(record, error, words):
+    with pytest.raises(error) as info:
+        replay(record)
+    assert words in str(info.value)
+    assert isinstance(info.value, errors.NimmtError)
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_played_rounds_replay_to_the_same_table(players):
+    rng = random.Random(players)
+    for deck in (104, 10 * players + 4):
+        config = GameConfig(players=players, deck=deck)
+        bots = [GreedyBot() if k % 2 else RandomBot(rng.random()) for k in range(players)]
+        result = play_round(config, bots, rng)
+        assert replay(result.record) == result.final
+        assert sum(result.final.penalties) == sum(result.penalties)
