@@ -15,7 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from . import errors
 from .position import Position
 from .record import Turn, replay_turn
-from .rules import ROWS, GameConfig, cheapest_row, target_row
+from .rules import (ROWS, GameConfig, cheapest_row, fewest_bullheads_chooser, play_turn,
+                    row_bullheads, target_row)
 
 
 class IllegalMoveError(errors.NimmtError):
@@ -174,3 +175,19 @@ def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
         if on_round:
             on_round(len(result.rounds) - 1, round_result, result.scores)
     return result
+
+
+def random_round_penalties(config: GameConfig, rng: random.Random) -> List[int]:
+    """One round of random play in plain Python: what the C simulator does, the reference
+    of the benchmark. Random deal, uniformly random cards, a too-low card takes the cheapest
+    row. Returns the bullheads each player took."""
+    size = config.hand_size
+    cards = rng.sample(range(1, config.deck + 1), config.players * size + ROWS)
+    hands = [cards[k * size:(k + 1) * size] for k in range(config.players)]
+    rows = [[c] for c in cards[config.players * size:]]
+    penalties = [0] * config.players
+    for _ in range(size):
+        played = [hand.pop(rng.randrange(len(hand))) for hand in hands]
+        rows, taken = play_turn(rows, played, fewest_bullheads_chooser)
+        penalties = [p + row_bullheads(t) for p, t in zip(penalties, taken)]
+    return penalties
