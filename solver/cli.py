@@ -15,8 +15,8 @@ from . import errors
 from .bots import make_bot, parse_bot_names
 from .game import Player, PlayerView, RoundResult, deal, play_game
 from .position import Position, load_position
-from .record import load_record, replay_steps
-from .render import render_position
+from .record import TurnOutcome, load_record, replay_steps
+from .render import render_position, render_row
 from .rules import GameConfig, row_bullheads
 from .tournament import format_table, run_tournament
 
@@ -131,15 +131,16 @@ def replay(record, as_json):
 
 
 def describe_turn(t: int, cards, taken, chosen_rows, names: Optional[List[str]] = None) -> str:
-    """`turn 3: P1 12, P2 40 | P2 takes 5 cards (9 bullheads)`."""
+    """`turn 3: P1 12, P2 40 | P2 took [31, 33, 35, 36, 39] (9 bullheads)`."""
     label = (lambda k: names[k]) if names else (lambda k: f"P{k + 1}")
     played = ", ".join(f"{label(k)} {c}" for k, c in enumerate(cards))
     events = []
     for k, cards_taken in enumerate(taken):
         if cards_taken:
             how = f" row {chosen_rows[k]}" if chosen_rows[k] is not None else ""
-            events.append(f"{label(k)} takes{how} {list(cards_taken)}"
-                          f" ({row_bullheads(cards_taken)} bullheads)")
+            bulls = row_bullheads(cards_taken)
+            events.append(f"{label(k)} took{how} {list(cards_taken)}"
+                          f" ({bulls} bullhead{'s' if bulls > 1 else ''})")
     return f"turn {t + 1}: {played}" + (" | " + "; ".join(events) if events else "")
 
 
@@ -161,9 +162,6 @@ class TerminalPlayer(Player):
         self.stdin = click.get_text_stream("stdin")
 
     def choose_card(self, view: PlayerView) -> int:
-        if view.played:
-            last = view.played[-1]
-            click.echo("last turn: " + ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(last)))
         click.echo()
         click.echo(render_position(self._position(view), names=self.names,
                                    scores=view.scores))
@@ -172,15 +170,11 @@ class TerminalPlayer(Player):
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         revealed = ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(view.revealed))
-        click.echo(f"\nrevealed: {revealed}")
-        click.echo(f"your {card} is lower than every row: you take a row of your choice")
+        click.echo(f"revealed: {revealed}")
+        click.echo(f"your {card} is lower than every row end: take the row of your choice")
         for i, row in enumerate(view.rows):
-            click.echo(f"  row {i}: {' '.join(map(str, row))} ({row_bullheads(row)} bullheads)")
+            click.echo("  " + render_row(i, row))
         return self._ask("row to take (0-3)", lambda n: 0 <= n <= 3, "a row is 0, 1, 2 or 3")
-
-    def round_over(self, record, penalties) -> None:
-        last = record["turns"][-1]["cards"]
-        click.echo("last turn: " + ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(last)))
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str) -> int:
         while True:
@@ -229,8 +223,13 @@ def play(players, bots, variant, threshold, seed):
         click.echo(f"\nround {i + 1} over: " + ", ".join(
             f"{seat_names[k]} +{p} = {s}" for k, (p, s) in enumerate(zip(result.penalties, scores))))
 
+    def turn_done(t: int, outcome: TurnOutcome) -> None:
+        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.chosen_rows,
+                                 seat_names))
+
     try:
-        result = play_game(config, seats, rng.getrandbits(64), on_round=round_done)
+        result = play_game(config, seats, rng.getrandbits(64), on_round=round_done,
+                           on_turn=turn_done)
     except QuitGame:
         click.echo("game abandoned")
         return

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from . import errors
 from .position import Position
-from .record import Turn, replay_turn
+from .record import Turn, TurnOutcome, replay_turn
 from .rules import (ROWS, GameConfig, cheapest_row, fewest_bullheads_chooser, play_turn,
                     row_bullheads, target_row)
 
@@ -103,8 +103,11 @@ def deal(config: GameConfig, rng: random.Random) -> Position:
 
 def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random,
                scores: Optional[Sequence[int]] = None,
-               start: Optional[Position] = None) -> RoundResult:
-    """Play one round (or finish `start`, a position with every hand visible)."""
+               start: Optional[Position] = None,
+               on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> RoundResult:
+    """Play one round (or finish `start`, a position with every hand visible).
+
+    `on_turn(t, outcome)` is told what each turn did (cards, rows taken, new position)."""
     if len(players) != config.players:
         raise errors.ConfigError(f"{config.players} players needed, got {len(players)}")
     position = start if start is not None else deal(config, rng)
@@ -125,6 +128,8 @@ def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random
         record["turns"].append(outcome.turn.to_dict())
         played.append(cards)
         table.position = outcome.position
+        if on_turn:
+            on_turn(t, outcome)
     penalties = tuple(p - q for p, q in zip(table.position.penalties, position.penalties))
     result = RoundResult(record, penalties, table.position)
     for p in players:
@@ -163,13 +168,14 @@ def _ask_row(player: Player, view: PlayerView, card: int) -> int:
 
 
 def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
-              on_round: Optional[Callable[[int, RoundResult, Tuple[int, ...]], None]] = None
-              ) -> GameResult:
-    """Play rounds until some total reaches the threshold; `on_round(i, result, scores)`."""
+              on_round: Optional[Callable[[int, RoundResult, Tuple[int, ...]], None]] = None,
+              on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> GameResult:
+    """Play rounds until some total reaches the threshold; `on_round(i, result, scores)` after
+    each round, `on_turn` as in `play_round`."""
     rng = random.Random(seed)
     result = GameResult(scores=(0,) * config.players)
     while max(result.scores) < config.threshold:
-        round_result = play_round(config, players, rng, result.scores)
+        round_result = play_round(config, players, rng, result.scores, on_turn=on_turn)
         result.rounds.append(round_result)
         result.scores = tuple(s + p for s, p in zip(result.scores, round_result.penalties))
         if on_round:

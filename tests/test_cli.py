@@ -139,7 +139,7 @@ def test_replay_json_prints_the_final_position():
 def test_replay_text_describes_each_turn():
     out = run(["replay", "-"], json.dumps(RECORD))
     assert out.exit_code == 0
-    assert "turn 1: P1 3, P2 14 | P1 takes row 1 [11] (5 bullheads)" in out.stdout
+    assert "turn 1: P1 3, P2 14 | P1 took row 1 [11] (5 bullheads)" in out.stdout
     assert "penalties P1 5, P2 0" in out.stdout
 
 

@@ -1,0 +1,61 @@
+"""Random-play rounds per second: the Cython core against the pure-Python reference.
+
+Both play the same thing: a random deal, uniformly random cards, a too-low card takes the
+cheapest row (`solver._rules.random_rounds` in C, `solver.game.random_round_penalties` in
+Python on the reference rules of `solver.rules`). Both are measured in the same run, on one
+core, for 2, 4 and 10 players; the output is a markdown table.
+
+    python benchmarks/bench_engine.py [--seconds S]
+"""
+import argparse
+import platform
+import random
+import time
+
+from solver._rules import random_rounds
+from solver.game import random_round_penalties
+from solver.rules import GameConfig
+
+
+def rate(play, batch: int, seconds: float) -> float:
+    """Rounds per second of `play(batch)`, repeated for about `seconds`; the best of 3 runs."""
+    best = 0.0
+    for _ in range(3):
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 3:
+            play(batch)
+            done += batch
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def python_rounds(config: GameConfig, rng: random.Random):
+    def play(batch: int) -> None:
+        for _ in range(batch):
+            random_round_penalties(config, rng)
+    return play
+
+
+def c_rounds(config: GameConfig, seed: int):
+    def play(batch: int) -> None:
+        random_rounds(config.players, batch, seed, config.deck)
+    return play
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    args = parser.parse_args()
+    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()},"
+          f" {args.seconds:g} s per measurement, best of 3\n")
+    print("| players | Cython core (rounds/s) | pure Python (rounds/s) | ratio |")
+    print("|---:|---:|---:|---:|")
+    for players in (2, 4, 10):
+        config = GameConfig(players=players)
+        fast = rate(c_rounds(config, seed=players), 100_000, args.seconds)
+        slow = rate(python_rounds(config, random.Random(players)), 100, args.seconds)
+        print(f"| {players} | {fast:,.0f} | {slow:,.0f} | {fast / slow:,.0f}x |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
