@@ -167,6 +167,11 @@ def _ask_row(player: Player, view: PlayerView, card: int) -> int:
     return row
 
 
+def game_over(scores: Sequence[int], threshold: int) -> bool:
+    """The game ends when some total reaches or exceeds the threshold."""
+    return max(scores) >= threshold
+
+
 def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
               on_round: Optional[Callable[[int, RoundResult, Tuple[int, ...]], None]] = None,
               on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> GameResult:
@@ -174,7 +179,7 @@ def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
     each round, `on_turn` as in `play_round`."""
     rng = random.Random(seed)
     result = GameResult(scores=(0,) * config.players)
-    while max(result.scores) < config.threshold:
+    while not game_over(result.scores, config.threshold):
         round_result = play_round(config, players, rng, result.scores, on_turn=on_turn)
         result.rounds.append(round_result)
         result.scores = tuple(s + p for s, p in zip(result.scores, round_result.penalties))

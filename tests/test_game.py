@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver.bots import GreedyBot, RandomBot, make_bot
-from solver.game import IllegalMoveError, Player, deal, play_game, play_round
+from solver.game import (GameResult, IllegalMoveError, Player, deal, game_over, play_game,
+                         play_round)
 from solver.record import replay, replay_steps
 from solver.rules import GameConfig, bullheads, row_bullheads
 
@@ -112,3 +113,12 @@ def test_illegal_moves_are_refused():
 
     with pytest.raises(IllegalMoveError, match="200"):
         play_round(GameConfig(players=2), [Cheat(), RandomBot()], random.Random(1))
+
+
+def test_seed_scoring_example():
+    # Alice 7 + 9, Bruno 15 + 21, Chloe 4 + 11: nobody has 66, the game goes on, Chloe leads
+    scores = tuple(a + b for a, b in [(7, 9), (15, 21), (4, 11)])
+    assert scores == (16, 36, 15) and not game_over(scores, 66)
+    assert GameResult(scores=scores).winners == [2]
+    assert game_over((66, 0), 66) and game_over((70, 0), 66) and not game_over((65, 65), 66)
+    assert GameResult(scores=(30, 70, 30)).winners == [0, 2]      # equal lowest share the win
