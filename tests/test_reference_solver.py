@@ -90,6 +90,14 @@ def test_best_row_choice_is_not_the_cheapest_for_player_2():
     assert ref.reference_value(pos(NOT_CHEAPEST_ROWS, [[17], [1]])) == -2
 
 
+def test_taking_the_dearest_full_row_now_beats_the_cheapest():
+    # Player 1's 1 is too low (player 2 plays 2). Row 0 is full (9 bullheads): player 1's
+    # last card 16 would be its 6th card next turn anyway, so taking it now (-9) beats the
+    # cheapest rows (2 bullheads now, then 9 next turn: -11).
+    rows = [[5, 7, 9, 10, 15], [22], [17, 18], [4, 6]]
+    assert ref.row_choice_values(rows, 1, 0, 2, ([16], [23])) == [-9, -14, -11, -11]
+
+
 def test_row_choice_counts_later_turns():
     # Last turn (after this one): player 1 holds 21, player 2 holds 9. Row 3 = [20] is
     # where 21 would go; both players' choices now shape what follows, and the reference
