@@ -1,0 +1,69 @@
+# Exact simultaneous-move search for 2-player 6 nimmt! with complete information.
+#
+# Cards are relabelled at the root by rank among the live cards (hands and row ends), so a
+# state fits in two 32-bit hand masks and 4 compact rows whatever the deck. Only what matters
+# for the future is kept: a row is (end rank, length, bullhead sum).
+
+from libc.stdint cimport uint32_t, uint64_t, int8_t
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 nimmt_u128;
+    """
+    ctypedef unsigned long long u128 "nimmt_u128"
+
+cdef enum:
+    MAX_HAND = 10
+    MAX_RANKS = 32
+    NO_MOVE = -1
+
+cdef struct SRow:
+    int end            # rank of the row's last card
+    int length         # 1..5
+    int bulls          # bullheads of the whole row
+
+cdef struct State:
+    uint32_t hand[2]   # bit r set: the player holds the card of rank r
+    SRow rows[4]
+
+cdef struct TTEntry:
+    u128 key           # canonical key; 0 = empty slot
+    double lower       # proven bounds of the value, for the canonical orientation
+    double upper
+    int8_t best[2]     # index of each player's best card in their sorted hand
+    int8_t cards       # cards per hand: the work this entry saves
+
+cdef struct Stats:
+    long long nodes            # matrix-game nodes searched (3+ cards per hand)
+    long long small_nodes      # 2-card nodes solved in closed form
+    long long tt_probes
+    long long tt_hits          # probes that found the state
+    long long tt_cutoffs       # probes whose bounds settled the node
+    long long matrix_games     # restricted matrix games solved
+    long long children_total   # joint moves at searched nodes
+    long long children_seen    # joint moves evaluated at least once
+    long long evaluations      # child searches, re-searches included
+    long long by_cards[11]     # matrix-game nodes by cards per hand
+    long long exact_refines    # restricted games whose bounds were too loose (step 5)
+    long long fail_highs
+    long long fail_lows
+    long long exact_nodes
+
+cdef struct Context:
+    TTEntry* table
+    uint64_t buckets_mask      # number of 2-entry buckets - 1
+    int bulls[MAX_RANKS]       # bullheads of each rank
+    Stats stats
+    long long max_nodes        # 0 = no limit
+    double deadline            # monotonic seconds; 0 = no limit
+    int aborted                # set when a limit is hit: results are then meaningless
+    int stop_requested         # set from outside (Ctrl-C) to stop cleanly
+
+cdef struct NodeReport:
+    double value
+    double lower               # proven bounds (meaningful if aborted)
+    double upper
+    double x[MAX_HAND]
+    double y[MAX_HAND]
+    double lo[MAX_HAND][MAX_HAND]
+    double hi[MAX_HAND][MAX_HAND]

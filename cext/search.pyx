@@ -1,0 +1,826 @@
+# cython: language_level=3
+"""Exact equilibrium search for 2-player 6 nimmt! (complete information, simultaneous moves).
+
+Value = bullheads player 2 takes - bullheads player 1 takes, from now to the end of the round.
+Each node is a zero-sum matrix game over the two hands; an entry is the turn's penalties plus
+the child's value, with a too-low card's row chosen by its owner (max for player 1, min for
+player 2).
+
+search(alpha, beta) is fail-soft: a result <= alpha is an upper bound, >= beta a lower bound,
+anything between is exact. A node is solved by a double-oracle loop (Bosansky et al. 2016):
+a restricted game over a few cards of each hand is solved exactly; the opponents' replies
+outside it are then tested with narrow windows, and a reply that does better joins the
+restricted game. Entries carry proven intervals [lo, hi], so a test rarely needs an exact
+child. Transpositions are merged on a canonical key (see make_key).
+"""
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint32_t, uint64_t, int8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, TTEntry, Stats,
+                     Context, NodeReport)
+from matgame cimport solve_game
+
+cdef extern from *:
+    int popcount "__builtin_popcount" (unsigned int) nogil
+    int lowest_bit "__builtin_ctz" (unsigned int) nogil
+
+cdef double INF = 1e18
+cdef double EPS = 1e-9          # two values closer than this are equal
+cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
+cdef double TINY = 1e-12        # rounding noise of a sum of products
+cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
+
+
+# ---------------------------------------------------------------------------------------
+# rules on compact states
+# ---------------------------------------------------------------------------------------
+cdef inline int target_row(const State* s, int card) noexcept nogil:
+    """The row whose end is the highest below `card`; -1 if the card is too low."""
+    cdef int r, best = -1, best_end = -1
+    for r in range(4):
+        if s.rows[r].end < card and s.rows[r].end > best_end:
+            best = r
+            best_end = s.rows[r].end
+    return best
+
+
+cdef inline int take_row(State* s, const Context* c, int r, int card) noexcept nogil:
+    cdef int taken = s.rows[r].bulls
+    s.rows[r].end = card
+    s.rows[r].length = 1
+    s.rows[r].bulls = c.bulls[card]
+    return taken
+
+
+cdef inline int place_on(State* s, const Context* c, int r, int card) noexcept nogil:
+    if s.rows[r].length == 5:
+        return take_row(s, c, r, card)
+    s.rows[r].end = card
+    s.rows[r].length += 1
+    s.rows[r].bulls += c.bulls[card]
+    return 0
+
+
+cdef inline int resolve(const Context* c, const State* s, int a, int b, int choice,
+                        State* out, int* reward) noexcept nogil:
+    """Player 1 plays rank a, player 2 rank b. The lower card goes first; if it is too low
+    its owner takes row `choice`. Writes the next state and the reward (player 2's penalty
+    minus player 1's). Returns the owner (0 or 1) who had to choose a row, or -1."""
+    cdef int low = a, high = b, low_owner = 0, chooser = -1, r, pen_low, pen_high
+    if b < a:
+        low = b
+        high = a
+        low_owner = 1
+    out[0] = s[0]
+    out.hand[0] &= ~(<uint32_t>1 << a)
+    out.hand[1] &= ~(<uint32_t>1 << b)
+    r = target_row(out, low)
+    if r < 0:
+        pen_low = take_row(out, c, choice, low)
+        chooser = low_owner
+    else:
+        pen_low = place_on(out, c, r, low)
+    # the higher card always has a row: at worst the one the lower card just started
+    pen_high = place_on(out, c, target_row(out, high), high)
+    reward[0] = pen_high - pen_low if low_owner == 0 else pen_low - pen_high
+    return chooser
+
+
+cdef inline int hand_cards(uint32_t mask, int* out) noexcept nogil:
+    """Ranks of a hand, ascending. Returns how many."""
+    cdef int n = 0
+    while mask:
+        out[n] = lowest_bit(mask)
+        mask &= mask - 1
+        n += 1
+    return n
+
+
+cdef inline void rows_by_bulls(const State* s, int* order) noexcept nogil:
+    """Row indices, fewest bullheads first: the usual best row to take comes first."""
+    cdef int i, j, t
+    for i in range(4):
+        order[i] = i
+    for i in range(1, 4):
+        j = i
+        while j > 0 and s.rows[order[j]].bulls < s.rows[order[j - 1]].bulls:
+            t = order[j]
+            order[j] = order[j - 1]
+            order[j - 1] = t
+            j -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# canonical key and transposition table
+# ---------------------------------------------------------------------------------------
+cdef inline int bull_code(int bulls) noexcept nogil:
+    # bullheads 1, 2, 3, 5, 7 -> 0..4
+    if bulls <= 3:
+        return bulls - 1
+    return 3 if bulls == 5 else 4
+
+
+cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swapped) noexcept nogil:
+    """Canonical key: the live cards (hands and row ends) in ascending order, each as a
+    4-bit code (owner and bullheads for a hand card, 10 + length - 1 for a row end), then
+    each row's bullhead sum in the same order. Dead cards and card numbers disappear, so
+    positions that play the same merge. The player swap (which negates the value) is folded
+    in by keeping the smaller of the two keys."""
+    cdef uint32_t ends = 0, live
+    cdef int r, rank, code
+    cdef int row_at[MAX_RANKS]
+    cdef u128 k = 1, ks = 1
+    cdef u128 bulls_part = 0
+    for r in range(4):
+        ends |= <uint32_t>1 << s.rows[r].end
+        row_at[s.rows[r].end] = r
+    live = s.hand[0] | s.hand[1] | ends
+    while live:
+        rank = lowest_bit(live)
+        live &= live - 1
+        if s.hand[0] >> rank & 1:
+            code = bull_code(c.bulls[rank])
+            k = k << 4 | <u128>code
+            ks = ks << 4 | <u128>(code + 5)
+        elif s.hand[1] >> rank & 1:
+            code = bull_code(c.bulls[rank])
+            k = k << 4 | <u128>(code + 5)
+            ks = ks << 4 | <u128>code
+        else:
+            r = row_at[rank]
+            code = 10 + s.rows[r].length - 1
+            k = k << 4 | <u128>code
+            ks = ks << 4 | <u128>code
+            bulls_part = bulls_part << 5 | <u128>s.rows[r].bulls
+    k = k << 20 | bulls_part
+    ks = ks << 20 | bulls_part
+    if ks < k:
+        key[0] = ks
+        swapped[0] = True
+    else:
+        key[0] = k
+        swapped[0] = False
+
+
+cdef inline uint64_t key_hash(u128 key) noexcept nogil:
+    cdef uint64_t h = <uint64_t>key ^ (<uint64_t>(key >> 64) * 0x9E3779B97F4A7C15ULL)
+    h ^= h >> 31
+    h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return h
+
+
+cdef inline TTEntry* tt_find(Context* c, u128 key) noexcept nogil:
+    cdef TTEntry* bucket = c.table + 2 * (key_hash(key) & c.buckets_mask)
+    c.stats.tt_probes += 1
+    if bucket[0].key == key:
+        return bucket
+    if bucket[1].key == key:
+        return bucket + 1
+    return NULL
+
+
+cdef inline void tt_store(Context* c, u128 key, double lower, double upper,
+                          int best1, int best2, int cards) noexcept nogil:
+    """Two slots per bucket: slot 0 keeps the deeper entry, slot 1 always takes the new."""
+    cdef TTEntry* bucket = c.table + 2 * (key_hash(key) & c.buckets_mask)
+    cdef TTEntry* slot
+    if bucket[0].key == key:
+        slot = bucket
+    elif bucket[1].key == key:
+        slot = bucket + 1
+    elif bucket[0].key == 0 or cards >= bucket[0].cards:
+        bucket[1] = bucket[0]
+        slot = bucket
+    else:
+        slot = bucket + 1
+    slot.key = key
+    slot.lower = lower
+    slot.upper = upper
+    slot.best[0] = best1
+    slot.best[1] = best2
+    slot.cards = cards
+
+
+# ---------------------------------------------------------------------------------------
+# limits
+# ---------------------------------------------------------------------------------------
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline void check_limits(Context* c) noexcept nogil:
+    if c.stop_requested:
+        c.aborted = 1
+    elif c.max_nodes and c.stats.nodes > c.max_nodes:
+        c.aborted = 1
+    elif c.deadline > 0 and (c.stats.nodes & 255) == 0 and now() > c.deadline:
+        c.aborted = 1
+
+
+# ---------------------------------------------------------------------------------------
+# the last two turns, in closed form
+# ---------------------------------------------------------------------------------------
+cdef double last_turn(const Context* c, const State* s) noexcept nogil:
+    """One card each: the turn's reward, with the best row choice for the chooser."""
+    cdef State t
+    cdef int reward, best, choice
+    cdef int a = lowest_bit(s.hand[0]), b = lowest_bit(s.hand[1])
+    cdef int owner = resolve(c, s, a, b, 0, &t, &reward)
+    if owner < 0:
+        return reward
+    best = reward
+    for choice in range(1, 4):
+        resolve(c, s, a, b, choice, &t, &reward)
+        if (owner == 0 and reward > best) or (owner == 1 and reward < best):
+            best = reward
+    return best
+
+
+cdef double entry_before_last(const Context* c, const State* s, int a, int b) noexcept nogil:
+    """Two cards each: the entry (a, b), the last turn included."""
+    cdef State t
+    cdef int reward, choice
+    cdef double v, best
+    cdef int owner = resolve(c, s, a, b, 0, &t, &reward)
+    best = reward + last_turn(c, &t)
+    if owner < 0:
+        return best
+    for choice in range(1, 4):
+        resolve(c, s, a, b, choice, &t, &reward)
+        v = reward + last_turn(c, &t)
+        if (owner == 0 and v > best) or (owner == 1 and v < best):
+            best = v
+    return best
+
+
+cdef double two_card_node(Context* c, const State* s, NodeReport* report) noexcept nogil:
+    cdef int p[MAX_HAND]
+    cdef int q[MAX_HAND]
+    cdef double m[4]
+    cdef double x[2]
+    cdef double y[2]
+    cdef int i, j
+    hand_cards(s.hand[0], p)
+    hand_cards(s.hand[1], q)
+    c.stats.small_nodes += 1
+    for i in range(2):
+        for j in range(2):
+            m[2 * i + j] = entry_before_last(c, s, p[i], q[j])
+    cdef double v = solve_game(m, 2, 2, 2, x, y)
+    if report != NULL:
+        report.value = report.lower = report.upper = v
+        for i in range(2):
+            report.x[i] = x[i]
+            report.y[i] = y[i]
+            for j in range(2):
+                report.lo[i][j] = report.hi[i][j] = m[2 * i + j]
+    return v
+
+
+# ---------------------------------------------------------------------------------------
+# the search
+# ---------------------------------------------------------------------------------------
+cdef double search(Context* c, const State* s, int k, double alpha, double beta) noexcept nogil:
+    if k <= 0:
+        return 0.0
+    if k == 1:
+        return last_turn(c, s)
+    if k == 2:
+        return two_card_node(c, s, NULL)
+    if k <= EXACT_BELOW:
+        # small nodes are solved exactly once: every later probe is a table hit
+        return matrix_node(c, s, k, -INF, INF, NULL)
+    return matrix_node(c, s, k, alpha, beta, NULL)
+
+
+cdef double entry_search(Context* c, const State* s, int k, int a, int b,
+                         double alpha, double beta) noexcept nogil:
+    """Fail-soft value of the joint move (a, b) at a k-card node: the turn's reward plus the
+    child's value, maximized (player 1) or minimized (player 2) over a forced row choice."""
+    cdef State t
+    cdef int reward, owner, n
+    cdef int order[4]
+    cdef double v, best
+    c.stats.evaluations += 1
+    owner = resolve(c, s, a, b, 0, &t, &reward)
+    if owner < 0:
+        return reward + search(c, &t, k - 1, alpha - reward, beta - reward)
+    rows_by_bulls(s, order)
+    best = -INF if owner == 0 else INF
+    for n in range(4):
+        resolve(c, s, a, b, order[n], &t, &reward)
+        if owner == 0:
+            v = reward + search(c, &t, k - 1, (alpha if alpha > best else best) - reward,
+                                beta - reward)
+            if v > best:
+                best = v
+            if best >= beta:
+                break
+        else:
+            v = reward + search(c, &t, k - 1, alpha - reward,
+                                (beta if beta < best else best) - reward)
+            if v < best:
+                best = v
+            if best <= alpha:
+                break
+        if c.aborted:
+            break
+    return best
+
+
+cdef struct Node:
+    # one matrix-game node being solved
+    const State* s
+    int k
+    int p[MAX_HAND]            # player 1's ranks, ascending
+    int q[MAX_HAND]            # player 2's ranks
+    double lo[MAX_HAND][MAX_HAND]
+    double hi[MAX_HAND][MAX_HAND]
+    int seen[MAX_HAND][MAX_HAND]
+    double x[MAX_HAND]
+    double y[MAX_HAND]
+
+
+cdef inline void refine(Context* c, Node* nd, int i, int j, double alpha, double beta) noexcept nogil:
+    """Search entry (i, j) with window (alpha, beta) and tighten its interval."""
+    cdef double v = entry_search(c, nd.s, nd.k, nd.p[i], nd.q[j], alpha, beta)
+    if c.aborted:
+        return
+    if not nd.seen[i][j]:
+        nd.seen[i][j] = 1
+        c.stats.children_seen += 1
+    if v <= alpha:
+        if v < nd.hi[i][j]:
+            nd.hi[i][j] = v
+    elif v >= beta:
+        if v > nd.lo[i][j]:
+            nd.lo[i][j] = v
+    else:
+        nd.lo[i][j] = v
+        nd.hi[i][j] = v
+
+
+cdef inline void settle(Context* c, Node* nd, int i, int j, double alpha, double beta) noexcept nogil:
+    """Refine entry (i, j) with the window; if that taught nothing (rounding at the window's
+    edge), search it exactly, so every call makes progress."""
+    cdef double lo = nd.lo[i][j], hi = nd.hi[i][j]
+    refine(c, nd, i, j, alpha, beta)
+    if nd.lo[i][j] == lo and nd.hi[i][j] == hi:
+        refine(c, nd, i, j, -INF, INF)
+
+
+cdef inline bint row_beats(Context* c, Node* nd, int i, double t) noexcept nogil:
+    """Does card i of player 1, against player 2's mixed strategy y, score more than t?
+
+    Entries are searched only as far as needed: each window is the range where that
+    entry's value would still leave the answer open."""
+    cdef int j, pick
+    cdef double low_sum, high_sum, gap, widest, a, b
+    while not c.aborted:
+        low_sum = 0.0
+        high_sum = 0.0
+        pick = -1
+        widest = 0.0
+        for j in range(nd.k):
+            if nd.y[j] > 0.0:
+                low_sum += nd.y[j] * nd.lo[i][j]
+                high_sum += nd.y[j] * nd.hi[i][j]
+                gap = nd.y[j] * (nd.hi[i][j] - nd.lo[i][j])
+                if gap > widest:
+                    widest = gap
+                    pick = j
+        if high_sum <= t + TINY:
+            return False            # proven: y.M_i <= t
+        if low_sum >= t or pick < 0:
+            return True             # a tie counts as beating: it only enlarges the game
+        # value of entry pick that makes high_sum <= t, and that makes low_sum > t
+        a = (t - (high_sum - nd.y[pick] * nd.hi[i][pick])) / nd.y[pick]
+        b = (t - (low_sum - nd.y[pick] * nd.lo[i][pick])) / nd.y[pick]
+        if not b > a + EPS:
+            b = a + EPS
+        if not b > a:           # window lost to rounding: settle this entry exactly
+            a = -INF
+            b = INF
+        settle(c, nd, i, pick, a, b)
+    return False
+
+
+cdef inline bint col_beats(Context* c, Node* nd, int j, double t) noexcept nogil:
+    """Does card j of player 2, against player 1's mixed strategy x, score less than t?"""
+    cdef int i, pick
+    cdef double low_sum, high_sum, gap, widest, a, b
+    while not c.aborted:
+        low_sum = 0.0
+        high_sum = 0.0
+        pick = -1
+        widest = 0.0
+        for i in range(nd.k):
+            if nd.x[i] > 0.0:
+                low_sum += nd.x[i] * nd.lo[i][j]
+                high_sum += nd.x[i] * nd.hi[i][j]
+                gap = nd.x[i] * (nd.hi[i][j] - nd.lo[i][j])
+                if gap > widest:
+                    widest = gap
+                    pick = i
+        if low_sum >= t - TINY:
+            return False            # proven: x.M_j >= t
+        if high_sum <= t or pick < 0:
+            return True
+        a = (t - (high_sum - nd.x[pick] * nd.hi[pick][j])) / nd.x[pick]
+        b = (t - (low_sum - nd.x[pick] * nd.lo[pick][j])) / nd.x[pick]
+        if not a < b - EPS:
+            a = b - EPS
+        if not a < b:
+            a = -INF
+            b = INF
+        settle(c, nd, pick, j, a, b)
+    return False
+
+
+cdef inline double restricted_game(Context* c, Node* nd, uint32_t rows, uint32_t cols,
+                                   bint upper, double* strategy) noexcept nogil:
+    """Solve the game restricted to rows x cols, on the lower (or upper) entry bounds.
+    Writes player 1's strategy (lower) or player 2's (upper) over all k cards."""
+    cdef double m[MAX_HAND * MAX_HAND]
+    cdef double xs[MAX_HAND]
+    cdef double ys[MAX_HAND]
+    cdef int ri[MAX_HAND]
+    cdef int ci[MAX_HAND]
+    cdef int nr = hand_cards(rows, ri), nc = hand_cards(cols, ci), a, b
+    for a in range(nr):
+        for b in range(nc):
+            m[a * nc + b] = nd.hi[ri[a]][ci[b]] if upper else nd.lo[ri[a]][ci[b]]
+    c.stats.matrix_games += 1
+    cdef double v = solve_game(m, nr, nc, nc, xs, ys)
+    for a in range(nd.k):
+        strategy[a] = 0.0
+    if upper:
+        for b in range(nc):
+            strategy[ci[b]] = ys[b]
+    else:
+        for a in range(nr):
+            strategy[ri[a]] = xs[a]
+    drop_negligible(strategy, nd.k)
+    return v
+
+
+cdef inline void drop_negligible(double* strategy, int k) noexcept nogil:
+    """Zero the probabilities that are rounding noise, and renormalize."""
+    cdef int i
+    cdef double total = 0.0
+    for i in range(k):
+        if strategy[i] < 1e-12:
+            strategy[i] = 0.0
+        total += strategy[i]
+    for i in range(k):
+        strategy[i] /= total
+
+
+cdef inline double guarantee_of_x(Node* nd) noexcept nogil:
+    """What player 1's x secures against every card of player 2 (by the lower bounds)."""
+    cdef int i, j
+    cdef double s, worst = INF
+    for j in range(nd.k):
+        s = 0.0
+        for i in range(nd.k):
+            if nd.x[i] > 0.0:
+                s += nd.x[i] * nd.lo[i][j]
+        if s < worst:
+            worst = s
+    return worst
+
+
+cdef inline double guarantee_of_y(Node* nd) noexcept nogil:
+    """What player 2's y concedes at most against every card of player 1 (upper bounds)."""
+    cdef int i, j
+    cdef double s, worst = -INF
+    for i in range(nd.k):
+        s = 0.0
+        for j in range(nd.k):
+            if nd.y[j] > 0.0:
+                s += nd.y[j] * nd.hi[i][j]
+        if s > worst:
+            worst = s
+    return worst
+
+
+cdef inline int strongest(const double* strategy, int k) noexcept nogil:
+    cdef int i, best = 0
+    for i in range(1, k):
+        if strategy[i] > strategy[best]:
+            best = i
+    return best
+
+
+cdef void first_guess(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
+    """Opening cards of the restricted game when the table has none: the cards whose worst
+    immediate outcome (this turn's penalties, cheapest row when too low) is best."""
+    cdef State t
+    cdef int i, j, reward
+    cdef int order[4]
+    cdef double worst, best_row = -INF, best_col = INF
+    cdef double imm[MAX_HAND][MAX_HAND]
+    rows_by_bulls(nd.s, order)
+    for i in range(nd.k):
+        for j in range(nd.k):
+            resolve(c, nd.s, nd.p[i], nd.q[j], order[0], &t, &reward)
+            imm[i][j] = reward
+    for i in range(nd.k):
+        worst = INF
+        for j in range(nd.k):
+            if imm[i][j] < worst:
+                worst = imm[i][j]
+        if worst > best_row:
+            best_row = worst
+            i0[0] = i
+    for j in range(nd.k):
+        worst = -INF
+        for i in range(nd.k):
+            if imm[i][j] > worst:
+                worst = imm[i][j]
+        if worst < best_col:
+            best_col = worst
+            j0[0] = j
+
+
+cdef double matrix_node(Context* c, const State* s, int k, double alpha, double beta,
+                        NodeReport* report) noexcept nogil:
+    cdef Node nd
+    cdef u128 key
+    cdef bint swapped
+    cdef TTEntry* entry
+    cdef double known_lo = -INF, known_hi = INF, v_lo, v_hi, g
+    cdef double y_hi[MAX_HAND]
+    cdef int i, j, i0 = NO_MOVE, j0 = NO_MOVE
+    cdef uint32_t rows_in, cols_in
+    cdef bint changed
+
+    c.stats.nodes += 1
+    c.stats.by_cards[k] += 1
+    check_limits(c)
+    if c.aborted:
+        return 0.0
+    make_key(c, s, &key, &swapped)
+    entry = tt_find(c, key)
+    if entry != NULL:
+        c.stats.tt_hits += 1
+        if swapped:
+            known_lo, known_hi = -entry.upper, -entry.lower
+            i0, j0 = entry.best[1], entry.best[0]
+        else:
+            known_lo, known_hi = entry.lower, entry.upper
+            i0, j0 = entry.best[0], entry.best[1]
+        if report == NULL:
+            if known_lo >= beta or known_hi - known_lo <= EPS:
+                c.stats.tt_cutoffs += 1
+                return known_lo
+            if known_hi <= alpha:
+                c.stats.tt_cutoffs += 1
+                return known_hi
+
+    nd.s = s
+    nd.k = k
+    hand_cards(s.hand[0], nd.p)
+    hand_cards(s.hand[1], nd.q)
+    for i in range(k):
+        for j in range(k):
+            nd.lo[i][j] = -BIG
+            nd.hi[i][j] = BIG
+            nd.seen[i][j] = 0
+    c.stats.children_total += k * k
+    if i0 == NO_MOVE or j0 == NO_MOVE:
+        first_guess(c, &nd, &i0, &j0)
+    rows_in = <uint32_t>1 << i0
+    cols_in = <uint32_t>1 << j0
+
+    while not c.aborted:
+        # 1. the restricted game's entries, as far as the window needs them
+        for i in range(k):
+            if rows_in >> i & 1:
+                for j in range(k):
+                    if (cols_in >> j & 1) and nd.lo[i][j] < beta and nd.hi[i][j] > alpha \
+                            and nd.hi[i][j] - nd.lo[i][j] > EPS:
+                        refine(c, &nd, i, j, alpha, beta)
+        if c.aborted:
+            break
+        # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
+        v_lo = restricted_game(c, &nd, rows_in, cols_in, False, nd.x)
+        v_hi = restricted_game(c, &nd, rows_in, cols_in, True, nd.y)
+        if report != NULL:
+            g = guarantee_of_x(&nd)
+            if g > report.lower:
+                report.lower = g
+            g = guarantee_of_y(&nd)
+            if g < report.upper:
+                report.upper = g
+        # 3. fail high: does any card of player 2 bring x below beta?
+        if v_lo >= beta:
+            changed = False
+            for j in range(k):
+                if not (cols_in >> j & 1) and col_beats(c, &nd, j, beta):
+                    cols_in |= <uint32_t>1 << j
+                    changed = True
+                    break
+            if c.aborted:
+                break
+            if not changed:
+                g = guarantee_of_x(&nd)
+                if g < beta:
+                    g = beta            # short of beta by rounding noise only
+                if g > known_lo:
+                    known_lo = g
+                c.stats.fail_highs += 1
+                store(c, key, swapped, known_lo, known_hi, strongest(nd.x, k), j0, k)
+                return g
+            continue
+        # 4. fail low: does any card of player 1 lift y above alpha?
+        if v_hi <= alpha:
+            changed = False
+            for i in range(k):
+                if not (rows_in >> i & 1) and row_beats(c, &nd, i, alpha):
+                    rows_in |= <uint32_t>1 << i
+                    changed = True
+                    break
+            if c.aborted:
+                break
+            if not changed:
+                g = guarantee_of_y(&nd)
+                if g > alpha:
+                    g = alpha
+                if g < known_hi:
+                    known_hi = g
+                c.stats.fail_lows += 1
+                store(c, key, swapped, known_lo, known_hi, i0, strongest(nd.y, k), k)
+                return g
+            continue
+        # 5. bounds too loose to tell: make the restricted entries exact
+        if v_hi - v_lo > EPS:
+            c.stats.exact_refines += 1
+            for i in range(k):
+                if rows_in >> i & 1:
+                    for j in range(k):
+                        if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
+                            refine(c, &nd, i, j, -INF, INF)
+            continue
+        # 6. the restricted value is exact and inside the window: is it the node's value?
+        changed = False
+        for i in range(k):
+            if not (rows_in >> i & 1) and row_beats(c, &nd, i, v_lo + EPS):
+                rows_in |= <uint32_t>1 << i
+                changed = True
+                break
+        if not changed:
+            for j in range(k):
+                if not (cols_in >> j & 1) and col_beats(c, &nd, j, v_lo - EPS):
+                    cols_in |= <uint32_t>1 << j
+                    changed = True
+                    break
+        if c.aborted:
+            break
+        if not changed:
+            c.stats.exact_nodes += 1
+            store(c, key, swapped, v_lo, v_lo, strongest(nd.x, k), strongest(nd.y, k), k)
+            if report != NULL:
+                fill_report(report, &nd, v_lo)
+            return v_lo
+    if report != NULL:
+        fill_report(report, &nd, report.value)
+    return 0.0
+
+
+cdef inline void store(Context* c, u128 key, bint swapped, double lower, double upper,
+                       int best1, int best2, int k) noexcept nogil:
+    if swapped:
+        tt_store(c, key, -upper, -lower, best2, best1, k)
+    else:
+        tt_store(c, key, lower, upper, best1, best2, k)
+
+
+cdef inline void fill_report(NodeReport* report, Node* nd, double value) noexcept nogil:
+    cdef int i, j
+    report.value = value
+    for i in range(nd.k):
+        report.x[i] = nd.x[i]
+        report.y[i] = nd.y[i]
+        for j in range(nd.k):
+            report.lo[i][j] = nd.lo[i][j]
+            report.hi[i][j] = nd.hi[i][j]
+
+
+# ---------------------------------------------------------------------------------------
+# Python-facing owner of the memory
+# ---------------------------------------------------------------------------------------
+cdef class ExactSearch:
+    """Owns the transposition table and statistics of one exact search.
+
+    States are given in rank form (see solver/exact.py): `bulls[r]` is the bullheads of
+    rank r, hands are bit masks of ranks, rows are (end rank, length, bullhead sum).
+    The table is kept between calls, so solving the children of a solved node is cheap.
+    """
+    cdef Context ctx
+    cdef readonly long long entries
+
+    def __cinit__(self, bulls, long long table_entries):
+        cdef long long buckets = 1
+        while buckets * 2 <= max(table_entries // 2, 1):
+            buckets *= 2
+        self.ctx.table = <TTEntry*>calloc(2 * buckets, sizeof(TTEntry))
+        if self.ctx.table == NULL:
+            raise MemoryError(f"cannot allocate a table of {2 * buckets} entries")
+        memset(&self.ctx.stats, 0, sizeof(Stats))
+        self.ctx.buckets_mask = buckets - 1
+        self.entries = 2 * buckets
+        if len(bulls) > MAX_RANKS:
+            raise ValueError(f"at most {MAX_RANKS} live cards, got {len(bulls)}")
+        for r in range(len(bulls)):
+            self.ctx.bulls[r] = bulls[r]
+
+    def __dealloc__(self):
+        free(self.ctx.table)
+
+    @staticmethod
+    def entry_size():
+        return sizeof(TTEntry)
+
+    def set_limits(self, long long max_nodes=0, double seconds=0.0):
+        """Limits counted from now (0 = none)."""
+        self.ctx.max_nodes = self.ctx.stats.nodes + max_nodes if max_nodes else 0
+        self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
+        self.ctx.aborted = 0
+        self.ctx.stop_requested = 0
+
+    def request_stop(self):
+        """Ask a running search (in another thread) to stop at the next node."""
+        self.ctx.stop_requested = 1
+
+    @property
+    def aborted(self):
+        return bool(self.ctx.aborted)
+
+    @property
+    def stats(self):
+        return dict(self.ctx.stats)
+
+    def solve_root(self, hand1, hand2, rows):
+        """Solve a node exactly. Returns (value, x, y, lo, hi, lower, upper); on a limit the
+        value is meaningless and (lower, upper) are the bounds proven so far."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef NodeReport report
+        cdef int k = popcount(s.hand[0])
+        if popcount(s.hand[1]) != k or k > MAX_HAND:
+            raise ValueError("hands must have the same size, at most 10")
+        memset(&report, 0, sizeof(NodeReport))
+        report.lower = -INF
+        report.upper = INF
+        with nogil:
+            if k == 0:
+                report.value = report.lower = report.upper = 0.0
+            elif k == 1:
+                report.value = report.lower = report.upper = last_turn(&self.ctx, &s)
+                report.x[0] = report.y[0] = 1.0
+                report.lo[0][0] = report.hi[0][0] = report.value
+            elif k == 2:
+                two_card_node(&self.ctx, &s, &report)
+            else:
+                matrix_node(&self.ctx, &s, k, -INF, INF, &report)
+        return (report.value, [report.x[i] for i in range(k)], [report.y[j] for j in range(k)],
+                [[report.lo[i][j] for j in range(k)] for i in range(k)],
+                [[report.hi[i][j] for j in range(k)] for i in range(k)],
+                report.lower, report.upper)
+
+    def entry_value(self, hand1, hand2, rows, int a, int b):
+        """Exact value of the joint move (rank a, rank b), row choices optimal."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef int k = popcount(s.hand[0])
+        cdef double v
+        with nogil:
+            v = entry_search(&self.ctx, &s, k, a, b, -INF, INF)
+        return v
+
+    def value(self, hand1, hand2, rows):
+        """Exact value of a state (no strategies)."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef int k = popcount(s.hand[0])
+        cdef double v
+        with nogil:
+            v = search(&self.ctx, &s, k, -INF, INF)
+        return v
+
+
+cdef State make_state(hand1, hand2, rows) except *:
+    cdef State s
+    cdef int r
+    s.hand[0] = 0
+    s.hand[1] = 0
+    for a in hand1:
+        s.hand[0] |= <uint32_t>1 << a
+    for b in hand2:
+        s.hand[1] |= <uint32_t>1 << b
+    for r in range(4):
+        s.rows[r].end, s.rows[r].length, s.rows[r].bulls = rows[r]
+    return s

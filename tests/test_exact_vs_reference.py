@@ -1,0 +1,121 @@
+"""The fast exact solver (solver.exact.solve) against the independent slow reference
+(tests/reference_solver.py): values to 1e-6 on 300+ random positions with 1..6 cards per hand,
+and every returned strategy pair an equilibrium of the reference root matrix.
+
+Positions: `small_positions` (fresh deals and mid-round positions reached by random play,
+1..5 cards, most of them 1..4), plus a few 6-card positions and positions reached from them by
+random play (free for the reference: its exact-state memo already holds them).
+
+Cost is dominated by the reference (plain Python): about 1 s per 5-card position and
+30-120 s per 6-card position. NIMMT_REF_SIX (default 2, at most 5) sets how many 6-card
+roots to use.
+"""
+import os
+import random
+import sys
+
+import numpy as np
+import pytest
+
+# The reference lives in tests/ (this file may be run from tests_pending/ before its move).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+
+import reference_solver as ref  # noqa: E402
+from positions_gen import small_positions  # noqa: E402
+from solver.exact import solve  # noqa: E402
+from solver.position import Position  # noqa: E402
+from solver.rules import play_turn  # noqa: E402
+
+TOL = 1e-6
+N_SMALL = 300
+SIX_CARD_ROOTS = int(os.environ.get("NIMMT_REF_SIX", "2"))
+DESCENDANTS_PER_ROOT = 12
+
+
+def check_against_reference(p: Position) -> None:
+    sol = solve(p)
+    v_ref = ref.reference_value(p)
+    assert abs(sol.value - v_ref) <= TOL, f"{p.to_text()}: exact {sol.value} reference {v_ref}"
+
+    M = ref.reference_matrix(p)
+    h1, h2 = p.hands
+    # Strategies: probability vectors over the hands, ascending cards.
+    x = np.array([sol.strategies[0].get(c, 0.0) for c in h1])
+    y = np.array([sol.strategies[1].get(c, 0.0) for c in h2])
+    assert set(sol.strategies[0]) <= set(h1) and set(sol.strategies[1]) <= set(h2)
+    for s in (x, y):
+        assert s.min() >= -TOL and abs(s.sum() - 1) <= TOL, p.to_text()
+    # No pure reply of the opponent does better than the value by more than TOL.
+    low, high = ref.worst_case(M, x, y)
+    assert low >= v_ref - TOL, f"{p.to_text()}: player 1's strategy guarantees only {low} < {v_ref}"
+    assert high <= v_ref + TOL, f"{p.to_text()}: player 2's strategy concedes {high} > {v_ref}"
+
+    # Root entries the fast solver reports (NaN = not needed by its search) must be exact.
+    fast = np.asarray(sol.matrix, dtype=float)
+    assert fast.shape == M.shape
+    known = ~np.isnan(fast)
+    assert np.allclose(fast[known], M[known], atol=TOL, rtol=0), p.to_text()
+
+
+def descendants(rng: random.Random, root: Position, count: int):
+    """Positions reached from `root` by random play (random cards and row choices)."""
+    out = []
+    for _ in range(count):
+        rows = [list(r) for r in root.rows]
+        hands = [list(h) for h in root.hands]
+        for _ in range(rng.randint(1, len(hands[0]) - 1)):
+            cards = [h.pop(rng.randrange(len(h))) for h in hands]
+            rows, _ = play_turn(rows, cards, lambda k, rws, c: rng.randrange(4))
+        out.append(Position.create(rows, hands, deck=24))
+    return out
+
+
+SMALL = small_positions(N_SMALL, seed=31337, max_size=5, weights=[15, 25, 25, 25, 10])
+
+
+@pytest.mark.parametrize("k", range(N_SMALL))
+def test_small_positions(k):
+    if ref.memo_size() > 300_000:      # keep the reference's memo to a few hundred MB
+        ref.clear_memo()
+    check_against_reference(SMALL[k])
+
+
+# 6-card roots, among the quicker ones for the reference (25-50 s, 0.4-0.5 GB of memo each):
+# random_deal(Random(2), 6), random_midround(Random(5), 6), random_deal(Random(1), 6),
+# random_deal(Random(4), 6), random_midround(Random(4), 6).
+SIX_TEXT = [
+    "24; 2, 3, 23, 12; 6 7 9 10 19 24, 11 14 17 18 21 22; 0 0",
+    "24; 1 4 6, 9 10, 12 16, 21 22; 2 8 15 17 18 24, 5 11 13 14 19 23; 2 3",
+    "24; 5, 19, 3, 9; 4 13 15 16 17 23, 1 2 7 8 10 20; 0 0",
+    "24; 8, 10, 4, 13; 1 3 5 7 16 18, 9 14 19 20 22 23; 0 0",
+    "24; 8 9, 10 12 24, 4 5, 1; 3 7 16 19 20 22, 2 6 11 14 17 23; 5 0",
+]
+SIX = [Position.from_text(t) for t in SIX_TEXT[:SIX_CARD_ROOTS]]
+
+
+@pytest.mark.parametrize("k", range(SIX_CARD_ROOTS))
+def test_six_card_positions_and_their_descendants(k):
+    ref.clear_memo()            # bound the reference's memory to one 6-card tree
+    root = SIX[k]
+    check_against_reference(root)
+    for p in descendants(random.Random(k), root, DESCENDANTS_PER_ROOT):
+        check_against_reference(p)
+    ref.clear_memo()
+
+
+def test_spec_examples():
+    p = Position.from_dict({"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
+                            "hands": [[19, 22], [5, 17]]})
+    sol = solve(p)
+    assert sol.value == pytest.approx(46 / 17, abs=1e-9)
+    assert sol.strategies[0] == pytest.approx({19: 7 / 17, 22: 10 / 17}, abs=1e-9)
+    assert sol.strategies[1] == pytest.approx({5: 9 / 17, 17: 8 / 17}, abs=1e-9)
+    q = Position.from_dict({"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+                            "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]})
+    assert solve(q).value == pytest.approx(-4, abs=1e-9)
+
+
+def test_row_choice_not_the_cheapest():
+    rows = [[4], [10, 12, 13, 14, 15], [11, 16], [20]]
+    assert solve(Position.create(rows, [[1], [17]], deck=24)).value == pytest.approx(2)
+    assert solve(Position.create(rows, [[17], [1]], deck=24)).value == pytest.approx(-2)
