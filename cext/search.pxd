@@ -58,6 +58,8 @@ cdef struct Context:
     double deadline            # monotonic seconds; 0 = no limit
     int aborted                # set when a limit is hit: results are then meaningless
     int stop_requested         # set from outside (Ctrl-C) to stop cleanly
+    int no_pruning             # ablation: evaluate every entry exactly (backward induction)
+    int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
 
 cdef struct NodeReport:
     double value

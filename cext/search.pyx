@@ -164,6 +164,16 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
         swapped[0] = False
 
 
+cdef inline void exact_key(const State* s, u128* key, bint* swapped) noexcept nogil:
+    """Ablation key: the state as it is (ranks, rows in place), no player swap."""
+    cdef u128 k = <u128>s.hand[0] << 32 | <u128>s.hand[1]
+    cdef int r
+    for r in range(4):
+        k = k << 13 | <u128>(s.rows[r].end << 8 | s.rows[r].length << 5 | s.rows[r].bulls)
+    key[0] = k | (<u128>1 << 127)
+    swapped[0] = False
+
+
 cdef inline uint64_t key_hash(u128 key) noexcept nogil:
     cdef uint64_t h = <uint64_t>key ^ (<uint64_t>(key >> 64) * 0x9E3779B97F4A7C15ULL)
     h ^= h >> 31
@@ -565,7 +575,10 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     check_limits(c)
     if c.aborted:
         return 0.0
-    make_key(c, s, &key, &swapped)
+    if c.no_canonical:
+        exact_key(s, &key, &swapped)
+    else:
+        make_key(c, s, &key, &swapped)
     entry = tt_find(c, key)
     if entry != NULL:
         c.stats.tt_hits += 1
@@ -597,6 +610,9 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         first_guess(c, &nd, &i0, &j0)
     rows_in = <uint32_t>1 << i0
     cols_in = <uint32_t>1 << j0
+
+    if c.no_pruning:
+        return backward_induction(c, &nd, key, swapped, report)
 
     while not c.aborted:
         # 1. the restricted game's entries, as far as the window needs them
@@ -693,6 +709,25 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     return 0.0
 
 
+cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,
+                               NodeReport* report) noexcept nogil:
+    """Ablation: every entry searched exactly, the whole matrix solved."""
+    cdef int i, j
+    cdef uint32_t all_cards = (<uint32_t>1 << nd.k) - 1
+    for i in range(nd.k):
+        for j in range(nd.k):
+            refine(c, nd, i, j, -INF, INF)
+    if c.aborted:
+        return 0.0
+    cdef double v = restricted_game(c, nd, all_cards, all_cards, False, nd.x)
+    restricted_game(c, nd, all_cards, all_cards, True, nd.y)
+    store(c, key, swapped, v, v, strongest(nd.x, nd.k), strongest(nd.y, nd.k), nd.k)
+    if report != NULL:
+        report.lower = report.upper = v
+        fill_report(report, nd, v)
+    return v
+
+
 cdef inline void store(Context* c, u128 key, bint swapped, double lower, double upper,
                        int best1, int best2, int k) noexcept nogil:
     if swapped:
@@ -753,6 +788,11 @@ cdef class ExactSearch:
         self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
         self.ctx.aborted = 0
         self.ctx.stop_requested = 0
+
+    def set_ablation(self, bint no_pruning=False, bint no_canonical=False):
+        """Switch off an idea of the search, to measure what it gains (benchmarks only)."""
+        self.ctx.no_pruning = no_pruning
+        self.ctx.no_canonical = no_canonical
 
     def request_stop(self):
         """Ask a running search (in another thread) to stop at the next node."""

@@ -16,6 +16,7 @@ import numpy as np
 from ._search import ExactSearch
 from .errors import NotSolvableError, SearchLimitError
 from .position import Position
+from .rational import exact_equilibrium
 from .rules import bullheads, play_turn, row_bullheads, target_row
 
 TT_MB_BY_HAND = {7: 64, 8: 256, 9: 1024, 10: 2048}   # default table sizes; 16 MB below 7 cards
@@ -104,7 +105,8 @@ def line_to_dict(line: Line) -> dict:
 class Engine:
     """One exact search (its transposition table kept) for a root position and its subtree."""
 
-    def __init__(self, root: Position, tt_mb: Optional[float] = None):
+    def __init__(self, root: Position, tt_mb: Optional[float] = None,
+                 no_pruning: bool = False, no_canonical: bool = False):
         check_solvable(root)
         self.root = root
         self.ranks = RankMap(root)
@@ -112,6 +114,7 @@ class Engine:
             tt_mb = TT_MB_BY_HAND.get(root.hand_size, 16)
         entries = max(int(tt_mb * 2 ** 20) // ExactSearch.entry_size(), 2)
         self.search = ExactSearch(self.ranks.bulls, entries)
+        self.search.set_ablation(no_pruning, no_canonical)
         self.seconds = 0.0
 
     # running under limits ------------------------------------------------------------------
@@ -157,10 +160,16 @@ class Engine:
         value, x, y, lo, hi = result[:5]
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
         self.complete_replies(h1, h2, rows, x, y, matrix)
+        refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
+        if refined is not None:
+            value, x, y, values1, values2 = refined
+        else:
+            values1 = [matrix[i] @ np.array(y) for i in range(len(x))]
+            values2 = [np.array(x) @ matrix[:, j] for j in range(len(y))]
         cards1, cards2 = position.hands
         strategies = [strategy_dict(cards1, x), strategy_dict(cards2, y)]
-        card_values = [{c: float(matrix[i] @ np.array(y)) for i, c in enumerate(cards1)},
-                       {c: float(np.array(x) @ matrix[:, j]) for j, c in enumerate(cards2)}]
+        card_values = [{c: float(v) for c, v in zip(cards1, values1)},
+                       {c: float(v) for c, v in zip(cards2, values2)}]
         return Solution(position, value, strategies, card_values, matrix, self.stats(), self)
 
     def complete_replies(self, h1, h2, rows, x, y, matrix) -> None:
