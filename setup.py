@@ -6,7 +6,7 @@ C structs and the inline nogil helpers other modules cimport by plain name.
 from setuptools import Extension, setup
 from Cython.Build import cythonize
 
-MODULES = ["rules", "matgame", "search"]
+MODULES = ["rules", "matgame", "search", "sim"]
 
 COMPILER_DIRECTIVES = {
     "language_level": 3,

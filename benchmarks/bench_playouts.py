@@ -1,0 +1,63 @@
+"""Playouts per second of the simulation core (solver._sim, cext/sim.pxd), one core.
+
+A playout here is a whole round from a fresh deal, standard 104-card game: random cards (a
+too-low card takes the cheapest row) or the heuristic playout policy of the search player.
+Also the search player's iterations per second (ISMCTS from the first turn, one tree, one
+thread). Output: a markdown table.
+
+    python benchmarks/bench_playouts.py [--seconds S]
+"""
+import argparse
+import os
+import platform
+import random
+import time
+
+from solver._sim import Determinizer, Search, playout_rounds
+
+
+def rate(play, batch: int, seconds: float) -> float:
+    """Rounds per second of `play(batch)`, repeated for about `seconds`; the best of 3 runs."""
+    best = 0.0
+    for _ in range(3):
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 3:
+            play(batch)
+            done += batch
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def search_rate(players: int, policy: str, seconds: float) -> float:
+    rng = random.Random(players)
+    cards = list(range(1, 105))
+    rng.shuffle(cards)
+    hand = cards[:10]
+    rows = [[c] for c in cards[10 * players:10 * players + 4]]
+    pool = sorted(set(range(1, 105)) - set(hand) - {r[0] for r in rows})
+    det = Determinizer(rows, [hand] + [None] * (players - 1), pool, 10)
+    search = Search(det, 0, seed=1, policy=policy)
+    start = time.perf_counter()
+    done = search.run(seconds=seconds)
+    return done / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    args = parser.parse_args()
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs,"
+          f" Python {platform.python_version()}; {args.seconds:g} s per measurement, best of 3\n")
+    print("| players | random playouts/s | heuristic playouts/s | ISMCTS iterations/s (heuristic) |")
+    print("|---:|---:|---:|---:|")
+    for players in (2, 4, 5, 10):
+        cells = []
+        for policy in ("random", "heuristic"):
+            cells.append(rate(lambda b, p=policy: playout_rounds(players, b, 1, 104, p),
+                              2000, args.seconds))
+        cells.append(search_rate(players, "heuristic", args.seconds))
+        print(f"| {players} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

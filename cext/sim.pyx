@@ -1,0 +1,551 @@
+# cython: language_level=3
+"""The n-player simulation engine: fast playouts, determinization, and the search tree of the
+information-set Monte Carlo tree search player (solver/mcts.py drives it).
+
+The rules are those of cext/rules.pxd (one implementation); the state and playouts are in
+cext/sim.pxd. Everything is deterministic for a seed (SplitMix64, not Python's generator).
+
+The search (`Search`) is single-observer information-set MCTS with determinization and
+decoupled selection for the simultaneous moves:
+- each iteration deals the unseen cards at random to the hidden hands (uniformly, consistent
+  with everything public: rows, cards played, hand sizes; see `Determinizer`);
+- a tree node is a public history (the joint cards of each turn and the row chosen by a
+  too-low card); at a node each seat picks its card with its own UCB1 bandit over the cards of
+  its (determinized) hand, with availability counts in place of the parent's visits, since a
+  hidden hand's cards differ between iterations (subset-armed bandits);
+- a too-low card's row (0..3) is a decision too: a UCB1 bandit of its owner at an intermediate
+  node keyed by the node and the turn's cards (the owner sees every card of the turn);
+- one node is added per iteration, then a playout (random or heuristic) ends the round;
+- each seat's reward is minus the bullheads it takes from the root to the end of the round.
+"""
+import numpy as np
+
+from libc.math cimport log, sqrt
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
+                    target_row, resolve_turn, splitmix64, random_below)
+from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
+                  state_apply, playout, shuffle_prefix, heuristic_index)
+
+SEED_MASK = (1 << 64) - 1
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+
+
+def policy_code(policy):
+    if policy not in POLICIES:
+        raise ValueError(f"unknown playout policy {policy!r} (random or heuristic)")
+    return POLICIES[policy]
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    """A bijective 64-bit finalizer (SplitMix64's)."""
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef double now() noexcept nogil:
+    cdef timespec t
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return t.tv_sec + 1e-9 * t.tv_nsec
+
+
+cdef void load_rows(Row* out, rows) except *:
+    cdef int r, i
+    if len(rows) != N_ROWS:
+        raise ValueError(f"exactly {N_ROWS} rows needed, got {len(rows)}")
+    for r in range(N_ROWS):
+        if not 1 <= len(rows[r]) <= 5:
+            raise ValueError(f"a row holds 1..5 cards, got {list(rows[r])}")
+        out[r].length = len(rows[r])
+        out[r].bulls = 0
+        for i in range(out[r].length):
+            out[r].cards[i] = rows[r][i]
+            out[r].bulls += bullheads(rows[r][i])
+
+
+cdef list dump_rows(const Row* rows):
+    return [[rows[r].cards[i] for i in range(rows[r].length)] for r in range(N_ROWS)]
+
+
+# determinization -----------------------------------------------------------------------------
+cdef class Determinizer:
+    """A state template (rows, known hands, penalties) and the pool of unseen cards that the
+    hidden hands are dealt from, uniformly at random, each iteration. A hidden hand gets
+    `hand_size` cards of the pool: never a card of a row, a known hand or the cards played."""
+    cdef State template
+    cdef int hidden[MAX_PLAYERS]
+    cdef int n_hidden
+    cdef int* pool
+    cdef int pool_size
+
+    def __cinit__(self, rows, hands, pool, int hand_size, penalties=None):
+        cdef int k, i, players = len(hands)
+        if not 1 <= players <= MAX_PLAYERS:
+            raise ValueError(f"1..{MAX_PLAYERS} seats needed, got {players}")
+        if not 0 <= hand_size <= HAND_SIZE:
+            raise ValueError(f"hand size must be 0..{HAND_SIZE}, got {hand_size}")
+        memset(&self.template, 0, sizeof(State))
+        load_rows(self.template.rows, rows)
+        self.template.players = players
+        self.template.hand_size = hand_size
+        self.n_hidden = 0
+        for k in range(players):
+            self.template.penalties[k] = 0 if penalties is None else penalties[k]
+            if hands[k] is None:
+                self.hidden[self.n_hidden] = k
+                self.n_hidden += 1
+            else:
+                if len(hands[k]) != hand_size:
+                    raise ValueError(f"hand of seat {k} has {len(hands[k])} cards,"
+                                     f" expected {hand_size}")
+                for i in range(hand_size):
+                    self.template.hands[k][i] = hands[k][i]
+        self.pool_size = len(pool)
+        if self.pool_size < self.n_hidden * hand_size:
+            raise ValueError(f"{self.n_hidden} hidden hands of {hand_size} cards need"
+                             f" {self.n_hidden * hand_size} unseen cards, only {self.pool_size}")
+        self.pool = <int*>malloc(max(1, self.pool_size) * sizeof(int))
+        for i in range(self.pool_size):
+            self.pool[i] = pool[i]
+
+    def __dealloc__(self):
+        free(self.pool)
+
+    cdef void sample(self, State* s, uint64_t* rng) noexcept nogil:
+        cdef int j, i, k, hs = self.template.hand_size
+        state_copy(s, &self.template)
+        if self.n_hidden == 0:
+            return
+        shuffle_prefix(self.pool, self.pool_size, self.n_hidden * hs, rng)
+        for j in range(self.n_hidden):
+            k = self.hidden[j]
+            for i in range(hs):
+                s.hands[k][i] = self.pool[j * hs + i]
+
+    def draw(self, seed):
+        """One determinization, as Python lists of hands (for tests)."""
+        cdef State s
+        cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
+        self.sample(&s, &rng)
+        return [[s.hands[k][i] for i in range(s.hand_size)] for k in range(s.players)]
+
+
+# playouts for the benchmark ----------------------------------------------------------------
+cdef void deal_state(State* s, int* deck, int deck_size, int players, uint64_t* rng) noexcept nogil:
+    cdef int k, i, r
+    shuffle_prefix(deck, deck_size, players * HAND_SIZE + N_ROWS, rng)
+    s.players = players
+    s.hand_size = HAND_SIZE
+    for k in range(players):
+        s.penalties[k] = 0
+        for i in range(HAND_SIZE):
+            s.hands[k][i] = deck[k * HAND_SIZE + i]
+    for r in range(N_ROWS):
+        s.rows[r].cards[0] = deck[players * HAND_SIZE + r]
+        s.rows[r].length = 1
+        s.rows[r].bulls = bullheads(s.rows[r].cards[0])
+
+
+def playout_rounds(int players, long long rounds, seed=0, int deck=104, policy="random"):
+    """Deal and play `rounds` whole rounds with the simulation core (`policy`: random or
+    heuristic); the total bullheads of each seat, a numpy int64 array. Deterministic."""
+    if not 2 <= players <= MAX_PLAYERS or not players * HAND_SIZE + N_ROWS <= deck <= MAX_CARD:
+        raise ValueError(f"bad players/deck: {players}/{deck}")
+    cdef int code = policy_code(policy)
+    cdef int cards[MAX_CARD]
+    cdef State s
+    cdef long long i
+    cdef int k
+    cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
+    totals = np.zeros(players, dtype=np.int64)
+    cdef int64_t[:] out = totals
+    for k in range(deck):
+        cards[k] = k + 1
+    with nogil:
+        for i in range(rounds):
+            deal_state(&s, cards, deck, players, &rng)
+            playout(&s, &rng, code)
+            for k in range(players):
+                out[k] += s.penalties[k]
+    return totals
+
+
+def finish_round(rows, hands, seed=0, policy="random"):
+    """Play a position with every hand known to the end of the round: (rows, penalties)."""
+    cdef State s
+    cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
+    d = Determinizer(rows, hands, [], len(hands[0]))
+    d.sample(&s, &rng)
+    playout(&s, &rng, policy_code(policy))
+    return dump_rows(s.rows), [s.penalties[k] for k in range(s.players)]
+
+
+def heuristic_card(rows, hand):
+    """The card the heuristic playout policy plays from `hand` (no randomness)."""
+    cdef State s
+    cdef uint64_t rng = 0
+    d = Determinizer(rows, [list(hand)], [], len(hand))
+    d.sample(&s, &rng)
+    return s.hands[0][heuristic_index(&s, 0, &rng, 0)]
+
+
+# hash table: 64-bit key -> int ------------------------------------------------------------
+cdef struct Table:
+    uint64_t* keys
+    int* values          # -1: empty slot
+    uint64_t mask
+    long long count
+
+
+cdef int table_init(Table* t, int log2) noexcept nogil:
+    cdef uint64_t size = (<uint64_t>1) << log2, i
+    t.keys = <uint64_t*>malloc(size * sizeof(uint64_t))
+    t.values = <int*>malloc(size * sizeof(int))
+    if t.keys == NULL or t.values == NULL:
+        return -1
+    for i in range(size):
+        t.values[i] = -1
+    t.mask = size - 1
+    t.count = 0
+    return 0
+
+
+cdef void table_free(Table* t) noexcept nogil:
+    free(t.keys)
+    free(t.values)
+    t.keys = NULL
+    t.values = NULL
+
+
+cdef inline long long table_slot(const Table* t, uint64_t key) noexcept nogil:
+    cdef uint64_t i = key & t.mask
+    while t.values[i] >= 0 and t.keys[i] != key:
+        i = (i + 1) & t.mask
+    return i
+
+
+cdef int table_grow(Table* t) noexcept nogil:
+    cdef Table bigger
+    cdef uint64_t i, size = t.mask + 1
+    cdef long long slot
+    cdef int log2 = 0
+    while ((<uint64_t>1) << log2) < 2 * size:
+        log2 += 1
+    if table_init(&bigger, log2) < 0:
+        return -1
+    for i in range(size):
+        if t.values[i] >= 0:
+            slot = table_slot(&bigger, t.keys[i])
+            bigger.keys[slot] = t.keys[i]
+            bigger.values[slot] = t.values[i]
+    bigger.count = t.count
+    table_free(t)
+    t[0] = bigger
+    return 0
+
+
+# the search --------------------------------------------------------------------------------
+cdef enum:
+    MAX_PATH = HAND_SIZE * (MAX_PLAYERS + 1)
+    ROW_ARM = 200          # arm "card" of row r: ROW_ARM + r
+    ROW_NODE_TAG = 7
+
+
+cdef class Search:
+    """The ISMCTS tree of one observer (see the module docstring). `run` adds iterations;
+    statistics accumulate across calls, so running in chunks gives the same result.
+    `c`: UCB1 exploration in bullheads; `max_arms`: the memory cap (24 bytes an arm): once
+    reached, iterations stop descending below the root's children.
+
+    Node keys of children are 64-bit hashes of (parent, the turn's cards, the row taken): a
+    collision (odds about 2**-64 per pair of nodes) would merge two histories."""
+    cdef Determinizer det
+    cdef int viewer
+    cdef uint64_t rng
+    cdef double c
+    cdef int policy
+    cdef Table nodes
+    cdef Table arms
+    cdef int node_count
+    cdef int arm_count, arm_cap
+    cdef int* arm_n
+    cdef int* arm_avail
+    cdef double* arm_sum
+    cdef double* arm_sumsq
+    cdef readonly long long iterations
+    cdef int max_arms
+
+    def __cinit__(self, Determinizer det, int viewer, seed=0, double c=4.0, policy="heuristic",
+                  int max_arms=2000000):
+        self.det = det
+        if not 0 <= viewer < det.template.players:
+            raise ValueError(f"viewer {viewer} is not a seat of {det.template.players}")
+        self.viewer = viewer
+        self.rng = <uint64_t>(int(seed) & SEED_MASK)
+        self.c = c
+        self.policy = policy_code(policy)
+        self.arm_cap = 1 << 12
+        self.arm_n = <int*>malloc(self.arm_cap * sizeof(int))
+        self.arm_avail = <int*>malloc(self.arm_cap * sizeof(int))
+        self.arm_sum = <double*>malloc(self.arm_cap * sizeof(double))
+        self.arm_sumsq = <double*>malloc(self.arm_cap * sizeof(double))
+        if (table_init(&self.nodes, 12) < 0 or table_init(&self.arms, 13) < 0
+                or self.arm_n == NULL or self.arm_sumsq == NULL):
+            raise MemoryError()
+        self.node_count = 1        # node 0: the root
+        self.arm_count = 0
+        self.iterations = 0
+        self.max_arms = max_arms     # memory cap: past it, no new node below the root
+
+    def __dealloc__(self):
+        table_free(&self.nodes)
+        table_free(&self.arms)
+        free(self.arm_n)
+        free(self.arm_avail)
+        free(self.arm_sum)
+        free(self.arm_sumsq)
+
+    cdef int arm(self, int node, int player, int card) noexcept nogil:
+        """The arm of `player` playing `card` (or a row) at `node`, created if new; -1: no memory."""
+        cdef uint64_t key = mix64(((<uint64_t>node) << 16) | (<uint64_t>player << 8) | <uint64_t>card)
+        cdef long long slot = table_slot(&self.arms, key)
+        cdef int a = self.arms.values[slot]
+        if a >= 0:
+            return a
+        if 2 * (self.arms.count + 1) > <long long>(self.arms.mask + 1):
+            if table_grow(&self.arms) < 0:
+                return -1
+            slot = table_slot(&self.arms, key)
+        if self.arm_count == self.arm_cap:
+            if self.grow_arms() < 0:
+                return -1
+        a = self.arm_count
+        self.arm_count += 1
+        self.arm_n[a] = 0
+        self.arm_avail[a] = 0
+        self.arm_sum[a] = 0.0
+        self.arm_sumsq[a] = 0.0
+        self.arms.keys[slot] = key
+        self.arms.values[slot] = a
+        self.arms.count += 1
+        return a
+
+    cdef int grow_arms(self) noexcept nogil:
+        cdef int cap = self.arm_cap * 2
+        cdef int* n = <int*>realloc(self.arm_n, cap * sizeof(int))
+        if n == NULL:
+            return -1
+        self.arm_n = n
+        n = <int*>realloc(self.arm_avail, cap * sizeof(int))
+        if n == NULL:
+            return -1
+        self.arm_avail = n
+        cdef double* d = <double*>realloc(self.arm_sum, cap * sizeof(double))
+        if d == NULL:
+            return -1
+        self.arm_sum = d
+        d = <double*>realloc(self.arm_sumsq, cap * sizeof(double))
+        if d == NULL:
+            return -1
+        self.arm_sumsq = d
+        self.arm_cap = cap
+        return 0
+
+    cdef int child(self, uint64_t key, int* created) noexcept nogil:
+        """The node of `key`, created if new (created[0] = 1 then); -1: no memory."""
+        cdef long long slot = table_slot(&self.nodes, key)
+        cdef int v = self.nodes.values[slot]
+        created[0] = 0
+        if v >= 0:
+            return v
+        if 2 * (self.nodes.count + 1) > <long long>(self.nodes.mask + 1):
+            if table_grow(&self.nodes) < 0:
+                return -1
+            slot = table_slot(&self.nodes, key)
+        v = self.node_count
+        self.node_count += 1
+        self.nodes.keys[slot] = key
+        self.nodes.values[slot] = v
+        self.nodes.count += 1
+        created[0] = 1
+        return v
+
+    cdef int select(self, int node, int player, const int* options, int count,
+                    int* chosen_arm) noexcept nogil:
+        """UCB1 with availability counts over `options` (cards, or ROW_ARM + r): the index
+        chosen; the first unvisited option if any. -1: no memory."""
+        cdef int i, a, best = -1, best_arm = -1
+        cdef int ids[MAX_CARD]
+        cdef double score, best_score = -1e300, n
+        for i in range(count):
+            a = self.arm(node, player, options[i])
+            if a < 0:
+                return -1
+            ids[i] = a
+            self.arm_avail[a] += 1
+        for i in range(count):
+            a = ids[i]
+            if self.arm_n[a] == 0:
+                chosen_arm[0] = a
+                return i
+            n = self.arm_n[a]
+            score = -self.arm_sum[a] / n + self.c * sqrt(log(<double>self.arm_avail[a]) / n)
+            if score > best_score:
+                best_score = score
+                best = i
+                best_arm = a
+        chosen_arm[0] = best_arm
+        return best
+
+    cdef int iterate(self) noexcept nogil:
+        cdef State s
+        cdef int path_arm[MAX_PATH]
+        cdef int path_player[MAX_PATH]
+        cdef int cards[MAX_PLAYERS]
+        cdef int choices[MAX_PLAYERS]
+        cdef int options[HAND_SIZE]
+        cdef int rows_opt[N_ROWS]
+        cdef int depth = 0, node = 0, k, i, low, r, a, rownode, created
+        cdef uint64_t h
+        cdef double pen
+        self.det.sample(&s, &self.rng)
+        for r in range(N_ROWS):
+            rows_opt[r] = ROW_ARM + r
+        while s.hand_size > 0:
+            if node != 0 and self.arm_count >= self.max_arms:
+                break                # the tree is full: a playout from here
+            h = mix64((<uint64_t>node + 1) * <uint64_t>0x9E3779B97F4A7C15)
+            for k in range(s.players):
+                for i in range(s.hand_size):
+                    options[i] = s.hands[k][i]
+                i = self.select(node, k, options, s.hand_size, &a)
+                if i < 0:
+                    return -1
+                path_arm[depth] = a
+                path_player[depth] = k
+                depth += 1
+                cards[k] = state_take_card(&s, k, i)
+                choices[k] = CHEAPEST
+                h = mix64(h ^ <uint64_t>cards[k])
+            low = 0
+            for k in range(1, s.players):
+                if cards[k] < cards[low]:
+                    low = k
+            r = -1
+            if target_row(s.rows, cards[low]) < 0:
+                rownode = self.child(mix64(h ^ ROW_NODE_TAG), &created)
+                if rownode < 0:
+                    return -1
+                r = self.select(rownode, low, rows_opt, N_ROWS, &a)
+                if r < 0:
+                    return -1
+                path_arm[depth] = a
+                path_player[depth] = low
+                depth += 1
+                choices[low] = r
+            state_apply(&s, cards, choices)
+            node = self.child(mix64(h + <uint64_t>(r + 2)), &created)
+            if node < 0:
+                return -1
+            if created:
+                break
+        playout(&s, &self.rng, self.policy)
+        for i in range(depth):
+            k = path_player[i]
+            a = path_arm[i]
+            pen = s.penalties[k] - self.det.template.penalties[k]
+            self.arm_n[a] += 1
+            self.arm_sum[a] += pen
+            self.arm_sumsq[a] += pen * pen
+        return 0
+
+    def run(self, long long iterations=0, double seconds=0.0):
+        """Add `iterations` iterations (0: no limit), or stop after `seconds` (0: no limit).
+        Returns the number of iterations done by this call."""
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds")
+        cdef long long done = 0
+        cdef double deadline = now() + seconds
+        cdef int failed = 0
+        with nogil:
+            while iterations <= 0 or done < iterations:
+                if self.iterate() < 0:
+                    failed = 1
+                    break
+                done += 1
+                if seconds > 0 and (done & 15) == 0 and now() >= deadline:
+                    break
+        self.iterations += done
+        if failed:
+            raise MemoryError("search tree: out of memory")
+        return done
+
+    def root_stats(self, player=None):
+        """{card: (visits, sum of bullheads, sum of squares)} of `player`'s arms at the root
+        (default: the viewer); for a hidden hand, every card it was dealt in some iteration."""
+        cdef int k = self.viewer if player is None else player
+        cdef int card, a
+        cdef long long slot
+        stats = {}
+        for card in range(1, MAX_CARD + 1):
+            slot = table_slot(&self.arms, mix64((<uint64_t>k << 8) | <uint64_t>card))
+            a = self.arms.values[slot]
+            if a >= 0:
+                stats[card] = (self.arm_n[a], self.arm_sum[a], self.arm_sumsq[a])
+        return stats
+
+    @property
+    def node_count(self):
+        return self.node_count
+
+    @property
+    def memory_bytes(self):
+        return (self.arm_cap * 24 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
+
+
+# the row choice of a too-low card -------------------------------------------------------------
+def row_values(Determinizer det, cards, int chooser, long long iterations, seed=0,
+               policy="heuristic"):
+    """Bullheads `chooser` takes from this turn to the end of the round for each row it may
+    take with its too-low card: (visits, sums, sums of squares), one entry per row.
+
+    `det` holds the rows before the turn and the hands after it (each seat's card of the turn
+    removed; the chooser's known, the hidden hands dealt from the unseen pool); `cards` are
+    the turn's cards by seat. Every row is tried on the same determinizations and the same
+    playout random numbers (common random numbers: the differences are measured precisely).
+    """
+    cdef State s0, s
+    cdef int played[MAX_PLAYERS]
+    cdef int choices[MAX_PLAYERS]
+    cdef int k, r, code = policy_code(policy), players = det.template.players
+    cdef long long i
+    cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK), playout_rng, rng_copy
+    cdef double pen
+    sums = np.zeros(N_ROWS)
+    squares = np.zeros(N_ROWS)
+    cdef double[:] sm = sums
+    cdef double[:] sq = squares
+    if len(cards) != players or not 0 <= chooser < players:
+        raise ValueError("one card per seat and a chooser seat needed")
+    for k in range(players):
+        played[k] = cards[k]
+        choices[k] = CHEAPEST
+    with nogil:
+        for i in range(iterations):
+            det.sample(&s0, &rng)
+            playout_rng = splitmix64(&rng)
+            for r in range(N_ROWS):
+                state_copy(&s, &s0)
+                choices[chooser] = r
+                resolve_turn(s.rows, played, choices, players, s.penalties)
+                rng_copy = playout_rng
+                playout(&s, &rng_copy, code)
+                pen = s.penalties[chooser] - s0.penalties[chooser]
+                sm[r] += pen
+                sq[r] += pen * pen
+    return [(iterations, sums[r], squares[r]) for r in range(N_ROWS)]
