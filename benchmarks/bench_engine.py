@@ -8,10 +8,10 @@ core, for 2, 4 and 10 players; the output is a markdown table.
     python benchmarks/bench_engine.py [--seconds S]
 """
 import argparse
-import platform
 import random
 import time
 
+from _common import machine_line, markdown_table
 from solver._rules import random_rounds
 from solver.game import random_round_penalties
 from solver.rules import GameConfig
@@ -46,15 +46,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()},"
-          f" {args.seconds:g} s per measurement, best of 3\n")
-    print("| players | Cython core (rounds/s) | pure Python (rounds/s) | ratio |")
-    print("|---:|---:|---:|---:|")
+    print(f"{machine_line()}, {args.seconds:g} s per measurement, best of 3\n")
+    rows = []
     for players in (2, 4, 10):
         config = GameConfig(players=players)
         fast = rate(c_rounds(config, seed=players), 100_000, args.seconds)
         slow = rate(python_rounds(config, random.Random(players)), 100, args.seconds)
-        print(f"| {players} | {fast:,.0f} | {slow:,.0f} | {fast / slow:,.0f}x |", flush=True)
+        rows.append((players, f"{fast:,.0f}", f"{slow:,.0f}", f"{fast / slow:,.0f}x"))
+    print(markdown_table(["players", "Cython core (rounds/s)", "pure Python (rounds/s)", "ratio"],
+                         rows, right=[True] * 4))
 
 
 if __name__ == "__main__":
