@@ -1,7 +1,20 @@
-"""Simple bots, and the registry the command line builds them from (`--bots random,greedy`)."""
+"""Bots, and the registry the command line builds them from (`--bots random,greedy,mcts`).
+
+- `random`: a uniformly random card, the cheapest row.
+- `greedy`: the lowest immediate risk given the rows (a formula for the chance of being the
+  6th card or of taking a row).
+- `lowkeeper`: the seeds' advice: keep a very low card to take a cheap row on purpose.
+- `safe`: avoid the 6th card: play a card that cannot be the 6th while there is one.
+- `sampler`: the lowest immediate cost measured by sampling the other players' cards.
+- `mcts`: the search player (solver/mcts.py), options `mcts:iterations=N`, `mcts:seconds=S`,
+  `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`.
+
+Every heuristic bot makes a considered row choice (see each class), never blindly the
+cheapest row.
+"""
 import math
 import random
-from typing import Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Sequence
 
 from .errors import ConfigError
 from .game import Player, PlayerView
@@ -83,20 +96,188 @@ class GreedyBot(Player):
         return taken + next_risk - self.spite * sum(row_bullheads(t) for t in others_taken)
 
 
+def _next_risk(rows: Rows, hand: Sequence[int], unseen: Sequence[int], opponents: int) -> float:
+    """The risk of the safest card of `hand` on `rows` (0 with an empty hand)."""
+    return min((card_risk(rows, c, unseen, opponents) for c in hand), default=0.0)
+
+
+def _certainly_safe(rows: Rows, card: int, unseen: Sequence[int], opponents: int) -> bool:
+    """`card` cannot be the 6th card this turn: fewer cards can come in front of it (unseen
+    cards in the gap to its row end, at most one per opponent) than its row has free places,
+    and it is not too low."""
+    r = target_row(rows, card)
+    if r is None:
+        return False
+    end = rows[r][-1]
+    in_gap = sum(1 for c in unseen if end < c < card)
+    return min(in_gap, opponents) < ROW_LIMIT - len(rows[r])
+
+
+class LowKeeperBot(GreedyBot):
+    """The seeds' advice: keep a very low card to take a cheap row on purpose.
+
+    Plays like greedy but never spends its lowest card on a normal turn (while it has other
+    cards). The low card is played on purpose when a cheap row is there to take: when it is
+    lower than every row end and the cheapest row costs no more than `cheap` bullheads, or no
+    more than the risk of the safest other card (then a known small cost beats a gamble).
+    Row choice: the greedy weighing (row bullheads, what the others take this turn, the risk
+    of its next card on the rows that result).
+    """
+    name = "lowkeeper"
+    cheap = 2          # a row this cheap is worth taking on purpose
+
+    def choose_card(self, view: PlayerView) -> int:
+        hand = sorted(view.hand)
+        if len(hand) == 1:
+            return hand[0]
+        unseen = view.unseen()
+        opponents = view.players - 1
+        low, others = hand[0], hand[1:]
+        best = min(others, key=lambda c: (round(card_risk(view.rows, c, unseen, opponents), 9),
+                                          _gap(view.rows, c)))
+        best_risk = card_risk(view.rows, best, unseen, opponents)
+        if target_row(view.rows, low) is None:
+            cheapest = min(row_bullheads(row) for row in view.rows)
+            # another player's still lower card may take a row first: the cost is then lower
+            if cheapest <= self.cheap or cheapest <= best_risk:
+                return low
+        return best
+
+
+class SafeBot(Player):
+    """Avoid the 6th card: plays only cards that cannot be the 6th card this turn if it can.
+
+    A card is certainly safe when fewer cards can land in front of it on its row (unseen cards
+    between the row end and the card, at most one per opponent) than the row has free places.
+    Among safe cards it plays the one with the most unseen cards in its gap (the one most
+    likely to turn dangerous later; use it while it is safe). With no safe card, the lowest
+    expected cost: a too-low card's cheapest row, or the risk of being the 6th card.
+    Row choice: the bullheads taken, plus the risk of its safest next card on the rows that
+    result, minus 2 bullheads per card of its remaining hand that is then certainly safe (a
+    dearer row that makes the rest of the hand safe beats the cheapest one).
+    """
+    name = "safe"
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def choose_card(self, view: PlayerView) -> int:
+        unseen = view.unseen()
+        opponents = view.players - 1
+        safe = [c for c in view.hand if _certainly_safe(view.rows, c, unseen, opponents)]
+        if safe:
+            def exposure(card: int) -> int:
+                end = view.rows[target_row(view.rows, card)][-1]
+                return sum(1 for c in unseen if end < c < card)
+            return max(safe, key=lambda c: (exposure(c), -c))
+        return min(view.hand, key=lambda c: (round(card_risk(view.rows, c, unseen, opponents), 9),
+                                             _gap(view.rows, c)))
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        unseen = view.unseen()
+        hand = [c for c in view.hand if c != card]
+        others = [c for k, c in enumerate(view.revealed) if k != view.seat]
+
+        def score(r: int):
+            rows = [list(row) for row in view.rows]
+            taken = row_bullheads(rows[r])
+            rows[r] = [card]
+            rows_after, _ = play_turn(rows, others, fewest_bullheads_chooser)
+            opponents = view.players - 1
+            safe = sum(_certainly_safe(rows_after, c, unseen, opponents) for c in hand)
+            # one safe card is worth about 2 bullheads: the price of a typical row taken later
+            return taken + _next_risk(rows_after, hand, unseen, opponents) - 2 * safe, r
+        return min(range(ROWS), key=score)
+
+
+class SamplerBot(GreedyBot):
+    """Lowest immediate risk, measured by sampling the turn instead of a formula.
+
+    For each of `samples` draws, every opponent plays a random unseen card; each card of the
+    hand is resolved with those cards by the rules (the C core), too-low cards included (a
+    lower opponent card may start a row first). Plays the card with the lowest mean bullheads
+    taken this turn plus `future` times the risk of its safest next card on the rows that
+    result (so it does not walk into a trap for the next turn). Row choice: the greedy
+    weighing, as for greedy.
+    """
+    name = "sampler"
+    samples = 64
+    future = 0.5
+
+    def choose_card(self, view: PlayerView) -> int:
+        from ._rules import c_play_turn
+        hand = list(view.hand)
+        if len(hand) == 1:
+            return hand[0]
+        unseen = view.unseen()
+        opponents = view.players - 1
+        costs = {c: 0.0 for c in hand}
+        for _ in range(self.samples):
+            theirs = self.rng.sample(unseen, opponents)
+            for card in hand:
+                cards = [card] + theirs
+                choices = [None] * len(cards)
+                rows, taken = c_play_turn(view.rows, cards, choices)
+                rest = [c for c in hand if c != card]
+                costs[card] += taken[0] + self.future * _next_risk(rows, rest, unseen, opponents)
+        return min(hand, key=lambda c: (round(costs[c], 9), _gap(view.rows, c)))
+
+
+def _make_search_player(seed=None, **options):
+    from .mcts import SearchPlayer
+    return SearchPlayer(seed, **options)
+
+
 BOTS: Dict[str, Callable[..., Player]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "lowkeeper": LowKeeperBot,
+    "safe": SafeBot,
+    "sampler": SamplerBot,
+    "mcts": _make_search_player,
 }
 
+# options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
+OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
+    "mcts": {"iterations": int, "seconds": float, "jobs": int, "c": float, "policy": str,
+             "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
+             "exact_max_cards": int},
+}
+OPTION_NAMES = {"exact": "exact_handover"}
 
-def make_bot(name: str, seed=None) -> Player:
+
+def parse_bot_spec(spec: str):
+    """'mcts:iterations=2000:seconds=1' -> ('mcts', {'iterations': 2000, 'seconds': 1.0})."""
+    name, *parts = [p.strip() for p in spec.strip().split(":")]
     if name not in BOTS:
         raise ConfigError(f"unknown bot {name!r} (available: {', '.join(sorted(BOTS))})")
-    return BOTS[name](seed)
+    allowed = OPTIONS.get(name, {})
+    options: Dict[str, Any] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or key not in allowed:
+            known = ", ".join(sorted(allowed)) or "none"
+            raise ConfigError(f"bad option {part!r} for bot {name!r} (options: {known};"
+                              f" write {name}:KEY=VALUE)")
+        try:
+            options[OPTION_NAMES.get(key, key)] = allowed[key](value.strip())
+        except ValueError:
+            raise ConfigError(f"bad value {value!r} for option {key!r} of bot {name!r}") from None
+    return name, options
+
+
+def make_bot(spec: str, seed=None) -> Player:
+    """A bot from its spec: a name, maybe with options (`mcts:seconds=1`)."""
+    name, options = parse_bot_spec(spec)
+    bot = BOTS[name](seed, **options)
+    if options:
+        bot.name = spec
+    return bot
 
 
 def parse_bot_names(text: str) -> List[str]:
-    """'random,greedy' -> ['random', 'greedy'], every name checked."""
+    """'random,greedy,mcts:iterations=500' -> the specs, every one checked."""
     names = [n.strip() for n in text.split(",")]
     for name in names:
         make_bot(name)

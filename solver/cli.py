@@ -241,19 +241,33 @@ def play(players, bots, variant, threshold, seed):
 # tournament -------------------------------------------------------------------------------
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), required=True)
-@click.option("--bots", required=True, help="Comma-separated bot names (random, greedy).")
+@click.option("--bots", required=True,
+              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts;"
+                   " options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @click.option("--threshold", type=click.IntRange(1), default=66, show_default=True)
+@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes (the results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def tournament(players, bots, games, seed, variant, threshold, as_json):
+def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
     """Play whole games between bots, seats rotated: bullheads per round and win rates.
 
+    A progress bar goes to stderr.
+
     \b
-    Example:
+    Examples:
       nimmt tournament --players 4 --bots random,greedy --games 200 --seed 1
+      nimmt tournament -n 4 --bots mcts:iterations=2000,safe --games 20 --jobs 2
     """
+    from .tournament import ProgressBar
+
     config = GameConfig.named(players, variant, threshold=threshold)
-    summary = run_tournament(config, parse_bot_names(bots), games, seed)
+    names = parse_bot_names(bots)
+    bar = ProgressBar(games)
+    try:
+        summary = run_tournament(config, names, games, seed, progress=bar, jobs=jobs)
+    finally:
+        bar.close()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))

@@ -2,12 +2,17 @@
 
 Game g seats the bots in the order given, shifted by g (the list is cycled if there are more
 seats than bots), so every bot sits everywhere. Each game has its own seed derived from the
-tournament seed and g: games are independent and the result is determined by the seed.
+tournament seed and g: games are independent and the result is determined by the seed, the
+same whatever the number of worker processes (`jobs`): games are added up in their order.
+(A bot with a budget in seconds, such as `mcts:seconds=1`, is not reproducible by nature.)
 """
 import math
+import multiprocessing
 import random
+import sys
+import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .bots import make_bot
 from .errors import ConfigError
@@ -69,21 +74,54 @@ def play_tournament_game(config: GameConfig, names: Sequence[str], seed: Any,
     return play_game(config, players, rng.getrandbits(64))
 
 
+@dataclass
+class GameSummary:
+    """What a tournament keeps of a game (small, to come back from a worker process)."""
+    round_penalties: List[Tuple[int, ...]]
+    scores: Tuple[int, ...]
+    winners: List[int]
+
+    @property
+    def rounds(self) -> List[Tuple[int, ...]]:
+        return self.round_penalties
+
+
+def _game_summary(task) -> Tuple[int, GameSummary]:
+    config, names, seed, g = task
+    result = play_tournament_game(config, names, seed, g)
+    return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners)
+
+
 def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: Any = 0,
-                   progress: Optional[Callable[[int], None]] = None) -> Dict[str, Any]:
-    """Play `games` whole games; per-bot mean bullheads per round (with 95% CI), win rates."""
+                   progress: Optional[Callable[[int], None]] = None,
+                   jobs: int = 1) -> Dict[str, Any]:
+    """Play `games` whole games in `jobs` processes; per-bot mean bullheads per round (with
+    95% CI), win rates. `progress(games done)` after each game."""
     if not names:
         raise ConfigError("a tournament needs at least one bot")
     if not isinstance(games, int) or games < 1:
         raise ConfigError(f"games must be a positive integer, got {games!r}")
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ConfigError(f"jobs must be a positive integer, got {jobs!r}")
     stats = {name: BotStats(name) for name in names}
+    tasks = [(config, list(names), seed, g) for g in range(games)]
+    results: Dict[int, GameSummary] = {}
+    if jobs == 1:
+        for task in tasks:
+            g, summary = _game_summary(task)
+            results[g] = summary
+            if progress:
+                progress(len(results))
+    else:
+        with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
+            for g, summary in pool.imap_unordered(_game_summary, tasks):
+                results[g] = summary
+                if progress:
+                    progress(len(results))
     rounds = 0
-    for g in range(games):
-        result = play_tournament_game(config, names, seed, g)
-        _record_game(stats, lineup(names, config.players, g), result)
-        rounds += len(result.rounds)
-        if progress:
-            progress(g + 1)
+    for g in range(games):                  # in game order: the same sums whatever `jobs`
+        _record_game(stats, lineup(names, config.players, g), results[g])
+        rounds += len(results[g].rounds)
     return {
         "players": config.players, "deck": config.deck, "threshold": config.threshold,
         "games": games, "rounds": rounds, "seed": seed,
@@ -91,11 +129,11 @@ def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: A
     }
 
 
-def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameResult) -> None:
+def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameSummary) -> None:
     winners = result.winners
     for k, name in enumerate(seats):
         bot = stats[name]
-        bot.round_penalties.extend(r.penalties[k] for r in result.rounds)
+        bot.round_penalties.extend(r[k] for r in result.rounds)
         bot.game_scores.append(result.scores[k])
         if k in winners:
             bot.wins += 1 / len(winners)
@@ -114,3 +152,34 @@ def format_table(summary: Dict[str, Any]) -> str:
                      f" | [{lo:.2f}, {hi:.2f}] | {bot['mean_score']:.1f}"
                      f" | {100 * bot['win_rate']:.1f}% |")
     return "\n".join(lines)
+
+
+class ProgressBar:
+    """`[#######.........]  12/40 games  3.1 s  ETA 7 s` on stderr, redrawn in place (a new
+    line per tenth of the way when stderr is not a terminal)."""
+    WIDTH = 30
+
+    def __init__(self, total: int, label: str = "games", stream: Optional[TextIO] = None):
+        self.total, self.label = total, label
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = time.perf_counter()
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.last_tenth = -1
+
+    def __call__(self, done: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        tenth = 10 * done // self.total
+        if not self.tty and tenth == self.last_tenth and done < self.total:
+            return
+        self.last_tenth = tenth
+        filled = self.WIDTH * done // self.total
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        line = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:>{len(str(self.total))}}"
+                f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
+        self.stream.write(("\r" + line) if self.tty else line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.tty:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -67,3 +67,89 @@ def test_tournament_refuses_bad_arguments():
         run_tournament(GameConfig(), [], 3)
     with pytest.raises(ConfigError):
         run_tournament(GameConfig(), ["random"], 0)
+
+
+# the heuristic bots, bot specs with options, parallel tournaments ------------------------
+from solver.bots import LowKeeperBot, SafeBot, SamplerBot, parse_bot_spec
+
+STANDARD = GameConfig(players=2)
+
+
+def view104(rows, hands, revealed=None):
+    return view(rows, hands, revealed, config=STANDARD)
+
+
+def test_every_bot_plays_whole_rounds():
+    from solver.game import play_round
+    import random as _random
+    config = GameConfig(players=5)
+    for name in ("lowkeeper", "safe", "sampler", "greedy", "random"):
+        players = [make_bot(name, k) for k in range(5)]
+        result = play_round(config, players, _random.Random(1))
+        assert len(result.record["turns"]) == 10
+
+
+def test_lowkeeper_keeps_its_lowest_card_then_takes_a_cheap_row_with_it():
+    rows = [[20, 22], [40], [60], [80]]
+    # every row costs 3 bullheads or more and 41 is safe: it keeps its 3 and plays 41
+    assert LowKeeperBot().choose_card(view104(rows, [[3, 41, 95], [90, 91]])) == 41
+    cheap = [[21], [40], [60], [80]]             # row 0 costs 1 bullhead: take it on purpose
+    assert LowKeeperBot().choose_card(view104(cheap, [[3, 41, 95], [90, 91]])) == 3
+
+
+def test_safe_bot_plays_a_card_that_cannot_be_the_sixth():
+    rows = [[10, 11, 12, 13, 14], [30], [50], [70]]
+    # 15 is the 6th card for sure; 38 and 71 are safe: 38 first, 7 unseen cards may come
+    # before it later (31..37), none before 71
+    assert SafeBot().choose_card(view104(rows, [[15, 38, 71], [40, 60, 90]])) == 38
+
+
+def test_safe_bot_row_choice_keeps_its_hand_safe():
+    # row 3 is the cheapest (1 bullhead) but leaves 45 as the 6th card of row 0;
+    # taking row 0 (5 bullheads) makes the rest of the hand safe
+    rows = [[40, 41, 42, 43, 44], [60], [70], [80]]
+    v = view104(rows, [[5, 45], [90]], revealed=(5, 90))
+    assert cheapest_row(rows) == 1
+    assert SafeBot().choose_row(v, 5) == 0
+
+
+def test_sampler_avoids_the_sixth_card():
+    rows = [[10, 11, 12, 13, 14], [30], [50], [70]]
+    assert SamplerBot(1).choose_card(view104(rows, [[15, 31], [40, 60]])) == 31
+
+
+def test_bot_specs_with_options():
+    assert parse_bot_spec("mcts:iterations=200:exact=0") == (
+        "mcts", {"iterations": 200, "exact_handover": False})
+    assert parse_bot_spec("mcts:seconds=0.5")[1] == {"seconds": 0.5}
+    bot = make_bot("mcts:iterations=200", 1)
+    assert bot.name == "mcts:iterations=200" and bot.budget.iterations == 200
+    for bad in ("greedy:depth=2", "mcts:iterations", "mcts:iterations=lots", "mcts:speed=1"):
+        with pytest.raises(ConfigError):
+            parse_bot_spec(bad)
+    with pytest.raises(ConfigError):
+        make_bot("mcts:iterations=0")
+    assert parse_bot_names("random,mcts:iterations=100:c=3") == ["random", "mcts:iterations=100:c=3"]
+
+
+def test_parallel_tournament_gives_the_same_result():
+    config = GameConfig(players=3)
+    names = ["random", "safe", "lowkeeper"]
+    seen = []
+    one = run_tournament(config, names, 6, seed=4, progress=seen.append)
+    assert one == run_tournament(config, names, 6, seed=4, jobs=2)
+    assert seen == [1, 2, 3, 4, 5, 6]
+    with pytest.raises(ConfigError):
+        run_tournament(config, names, 2, jobs=0)
+
+
+def test_progress_bar_on_a_stream():
+    import io
+    from solver.tournament import ProgressBar
+    out = io.StringIO()
+    bar = ProgressBar(4, stream=out)
+    for done in range(1, 5):
+        bar(done)
+    bar.close()
+    lines = out.getvalue().splitlines()
+    assert lines[-1].startswith("[" + "#" * 30 + "]") and "4/4 games" in lines[-1]

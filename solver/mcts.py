@@ -1,0 +1,338 @@
+"""The search player: information-set Monte Carlo tree search with determinization.
+
+For every position the exact solver does not cover (3..10 players, hidden hands, the
+104-card game). The tree and the playouts run in C (`solver._sim`, on the rules core of
+cext/rules.pxd); this module builds a search from what a seat may know, runs it under a
+budget, and reads the answer.
+
+How it searches (details in cext/sim.pyx):
+- Determinization: each iteration deals the cards the viewer has not seen (deck minus rows,
+  its hand, every card played this round) at random to the other hands, each the size of the
+  viewer's hand; the rest stays in the box. A card visible anywhere is never dealt.
+- Simultaneous moves, decoupled: at each node of the tree (a public history of joint turns)
+  every seat picks its card with its own UCB1 bandit over the cards it holds in this
+  determinization (availability counts for the cards of hidden hands).
+- Row choices: a too-low card's row is a decision of its owner in the tree (a UCB1 bandit over
+  the 4 rows, knowing the turn's cards). In the playouts it takes the cheapest row. When the
+  player itself must take a row in a game, it tries all 4 rows on the same determinizations
+  and playouts (common random numbers) and takes the one that costs it least to the end of
+  the round (`choose_row`).
+- Playouts: the heuristic policy (the least dangerous card, one time in 5 a random card) or
+  uniformly random cards (`policy="random"`).
+- Reward: minus the bullheads each seat takes from the root to the end of the round.
+- Budget: `iterations` (deterministic for a seed) or `seconds` (a wall-clock budget, so not
+  reproducible). `jobs` > 1 runs that many independent trees in threads (root parallelism,
+  both cores) and adds their root statistics; deterministic for a seed and a jobs count.
+- The card played is the one the root visited most; `analyse` gives every card's mean
+  bullheads to the end of the round with a 95% confidence interval (for `nimmt best`).
+- Exact hand-over: a 2-player position where the player can deduce the other hand (the
+  24-card game: every unseen card is in the opponent's hand) and hands of at most
+  `exact_max_cards` cards goes to the exact solver (`solver.exact.solve`): the player samples
+  its card from the equilibrium strategy. `exact_handover=False` switches that off.
+"""
+import math
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+from . import errors
+from ._sim import Determinizer, Search, row_values
+from .game import Player, PlayerView
+from .position import Position
+from .rules import ROWS, bullheads, cheapest_row
+
+Z95 = 1.959964
+DEFAULT_ITERATIONS = 5000
+CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
+
+
+def derive_seed(*parts: Any) -> int:
+    """A 64-bit seed from any parts (stable across runs and platforms)."""
+    return random.Random("/".join(map(str, parts))).getrandbits(64)
+
+
+@dataclass
+class CardEstimate:
+    card: int
+    visits: int
+    mean: float              # bullheads taken from now to the end of the round
+    ci95: List[float]        # normal-approximation interval of that mean
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"card": self.card, "visits": self.visits, "mean_bullheads": self.mean,
+                "ci95": self.ci95}
+
+
+@dataclass
+class Analysis:
+    """The search's answer for one seat: its cards, best first (most visited)."""
+    viewer: int                                   # seat, 0-based
+    cards: List[CardEstimate]
+    iterations: int
+    seconds: float
+    stats: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def best(self) -> int:
+        return self.cards[0].card
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"viewer": self.viewer + 1, "best": self.best, "iterations": self.iterations,
+                "seconds": self.seconds, "cards": [c.to_dict() for c in self.cards],
+                "stats": self.stats}
+
+
+def estimate(visits: int, total: float, squares: float) -> CardEstimate:
+    if visits == 0:
+        return CardEstimate(0, 0, math.nan, [math.nan, math.nan])
+    mean = total / visits
+    if visits < 2:
+        return CardEstimate(0, visits, mean, [-math.inf, math.inf])
+    var = max(0.0, (squares - visits * mean * mean) / (visits - 1))
+    half = Z95 * math.sqrt(var / visits)
+    return CardEstimate(0, visits, mean, [mean - half, mean + half])
+
+
+class Budget:
+    """How long a decision may search: `iterations` (total over the jobs) or `seconds`."""
+
+    def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None):
+        if iterations is None and seconds is None:
+            iterations = DEFAULT_ITERATIONS
+        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
+            raise errors.ConfigError(f"iterations must be a positive integer, got {iterations!r}")
+        if seconds is not None and not seconds > 0:
+            raise errors.ConfigError(f"seconds must be positive, got {seconds!r}")
+        self.iterations, self.seconds = iterations, seconds
+
+
+def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
+               jobs: int = 1, c: float = 4.0, policy: str = "heuristic",
+               progress: Optional[Callable[[float, int, float], None]] = None):
+    """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
+    Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
+    `progress(fraction, iterations, seconds)` is called from this thread while it runs."""
+    jobs = max(1, int(jobs))
+    trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy)
+             for j in range(jobs)]
+    start = time.perf_counter()
+    if budget.iterations is not None:
+        shares = [budget.iterations // jobs + (j < budget.iterations % jobs) for j in range(jobs)]
+    else:
+        shares = [0] * jobs
+    errors_seen: List[BaseException] = []
+
+    def work(tree: Search, share: int) -> None:
+        try:
+            if budget.iterations is not None:
+                step = max(64, share // 20) if progress else share
+                done = 0
+                while done < share:
+                    done += tree.run(iterations=min(step, share - done))
+            else:
+                deadline = start + budget.seconds
+                while True:
+                    left = deadline - time.perf_counter()
+                    if left <= 0:
+                        break
+                    tree.run(seconds=min(CHUNK_SECONDS, left))
+        except BaseException as exc:          # reported by the caller's thread
+            errors_seen.append(exc)
+
+    if jobs == 1 and progress is None:
+        work(trees[0], shares[0])
+    else:
+        threads = [threading.Thread(target=work, args=(t, s), daemon=True)
+                   for t, s in zip(trees, shares)]
+        for t in threads:
+            t.start()
+        while any(t.is_alive() for t in threads):
+            for t in threads:
+                t.join(0.1)
+            if progress:
+                done = sum(t.iterations for t in trees)
+                elapsed = time.perf_counter() - start
+                fraction = (done / budget.iterations if budget.iterations
+                            else elapsed / budget.seconds)
+                progress(min(1.0, fraction), done, elapsed)
+    if errors_seen:
+        raise errors_seen[0]
+    merged: Dict[int, List[float]] = {}
+    for tree in trees:
+        for card, (n, s, q) in tree.root_stats(viewer).items():
+            acc = merged.setdefault(card, [0, 0.0, 0.0])
+            acc[0] += n
+            acc[1] += s
+            acc[2] += q
+    return merged, sum(t.iterations for t in trees), time.perf_counter() - start, trees
+
+
+def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> List[CardEstimate]:
+    """The hand's cards, most visited first (ties: the lower mean, then the lower card)."""
+    out = []
+    for card in hand:
+        e = estimate(*stats.get(card, (0, 0.0, 0.0)))
+        e.card = card
+        out.append(e)
+    out.sort(key=lambda e: (-e.visits, e.mean if e.visits else math.inf, e.card))
+    return out
+
+
+# positions (nimmt best) ---------------------------------------------------------------------
+def viewer_of(position: Position) -> int:
+    """The seat whose view a position is: the optional `viewer` key (player number, 1-based),
+    else the first visible hand."""
+    viewer = position.extra.get("viewer", position.extra.get("to_move"))
+    if viewer is not None:
+        if not (isinstance(viewer, int) and 1 <= viewer <= position.players):
+            raise errors.PositionError(f"viewer must be a player number 1..{position.players},"
+                                       f" got {viewer!r}")
+        if position.hands[viewer - 1] is None:
+            raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
+        return viewer - 1
+    return next(k for k, h in enumerate(position.hands) if h is not None)
+
+
+def played_cards(position: Position) -> List[int]:
+    """The optional `played` key: cards already out of play this round (flat or by turn)."""
+    played = position.extra.get("played") or []
+    flat: List[int] = []
+    for item in played:
+        if isinstance(item, list):
+            flat.extend(item)
+        else:
+            flat.append(item)
+    for c in flat:
+        if not (isinstance(c, int) and 1 <= c <= position.deck):
+            raise errors.CardError(f"played: card {c!r} is not a card of 1..{position.deck}")
+    return flat
+
+
+def unseen_pool(position: Position) -> List[int]:
+    """Cards the hidden hands may hold: the deck minus rows, visible hands and `played`."""
+    seen = {c for row in position.rows for c in row}
+    seen.update(c for h in position.hands if h is not None for c in h)
+    seen.update(played_cards(position))
+    return [c for c in range(1, position.deck + 1) if c not in seen]
+
+
+def analyse(position: Position, iterations: Optional[int] = None,
+            seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = 4.0,
+            policy: str = "heuristic", viewer: Optional[int] = None,
+            progress: Optional[Callable[[float, int, float], None]] = None) -> Analysis:
+    """Each card of the viewer's hand with its estimated bullheads to the end of the round
+    (mean, 95% CI), by the search; best first. For any position with the viewer's hand
+    visible (other hands visible or `null`). The exact answer of a 2-player position with
+    both hands visible is `solver.exact.solve`'s."""
+    viewer = viewer_of(position) if viewer is None else viewer
+    size = position.hand_size
+    if size == 0:
+        raise errors.PositionError("the hands are empty: the round is over")
+    pool = unseen_pool(position)
+    hidden = sum(h is None for h in position.hands)
+    if len(pool) < hidden * size:
+        raise errors.PositionError(f"{hidden} hidden hands of {size} cards need"
+                                   f" {hidden * size} unseen cards; only {len(pool)} are left")
+    hands = [None if h is None else list(h) for h in position.hands]
+
+    def make_det() -> Determinizer:
+        return Determinizer([list(r) for r in position.rows], hands, pool, size,
+                            list(position.penalties))
+
+    stats, done, elapsed, trees = run_search(make_det, viewer, Budget(iterations, seconds),
+                                             seed, jobs, c, policy, progress)
+    return Analysis(viewer, rank_cards(hands[viewer], stats), done, elapsed,
+                    {"trees": len(trees), "nodes": sum(t.node_count for t in trees),
+                     "policy": policy, "c": c})
+
+
+# the player --------------------------------------------------------------------------------
+class SearchPlayer(Player):
+    """The ISMCTS player (module docstring). Bot name `mcts`; options as in
+    `mcts:iterations=2000`, `mcts:seconds=1`, `mcts:jobs=2`, `mcts:c=4`,
+    `mcts:policy=random`, `mcts:exact=0`."""
+    name = "mcts"
+
+    def __init__(self, seed=None, iterations: Optional[int] = None,
+                 seconds: Optional[float] = None, jobs: int = 1, c: float = 4.0,
+                 policy: str = "heuristic", exact_handover: bool = True,
+                 exact_max_cards: int = 7, row_share: float = 0.25):
+        self.budget = Budget(iterations, seconds)
+        self.rng = random.Random(seed)
+        self.jobs, self.c, self.policy = jobs, c, policy
+        self.exact_handover, self.exact_max_cards = exact_handover, exact_max_cards
+        self.row_share = row_share        # budget of a row choice, relative to a card's
+        self.last: Optional[Analysis] = None
+
+    # cards
+    def choose_card(self, view: PlayerView) -> int:
+        if len(view.hand) == 1:
+            return view.hand[0]
+        if self._exact_applies(view):
+            return self._exact_card(view)
+        hands = [list(view.hand) if k == view.seat else None for k in range(view.players)]
+        pool = view.unseen()
+
+        def make_det() -> Determinizer:
+            return Determinizer([list(r) for r in view.rows], hands, pool, len(view.hand),
+                                list(view.penalties))
+
+        stats, done, elapsed, trees = run_search(make_det, view.seat, self.budget,
+                                                 self.rng.getrandbits(64), self.jobs,
+                                                 self.c, self.policy)
+        self.last = Analysis(view.seat, rank_cards(view.hand, stats), done, elapsed)
+        return self.last.best
+
+    def _exact_applies(self, view: PlayerView) -> bool:
+        return (self.exact_handover and view.players == 2
+                and len(view.unseen()) == len(view.hand) <= self.exact_max_cards)
+
+    def _opponent_position(self, view: PlayerView, rows, hand, other) -> Position:
+        hands = [list(hand), list(other)] if view.seat == 0 else [list(other), list(hand)]
+        return Position.create([list(r) for r in rows], hands, deck=view.config.deck)
+
+    def _exact_card(self, view: PlayerView) -> int:
+        from .exact import solve
+        position = self._opponent_position(view, view.rows, view.hand, view.unseen())
+        strategy = solve(position).strategies[view.seat]
+        cards = sorted(strategy)
+        return self.rng.choices(cards, weights=[strategy[c] for c in cards])[0]
+
+    # rows
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        rest = [c for c in view.hand if c != card]
+        if not rest:                       # the last turn: only this turn's bullheads count
+            return self._row_this_turn(view, card)
+        hands = [rest if k == view.seat else None for k in range(view.players)]
+        pool = view.unseen()
+        det = Determinizer([list(r) for r in view.rows], hands, pool, len(rest),
+                           list(view.penalties))
+        seed = self.rng.getrandbits(64)
+        if self.budget.iterations is not None:
+            n = max(64, int(self.budget.iterations * self.row_share) // ROWS)
+            values = row_values(det, list(view.revealed), view.seat, n, seed, self.policy)
+        else:
+            values = self._timed_rows(det, view, seed)
+        means = [s / n if n else math.inf for n, s, _ in values]
+        return min(range(ROWS), key=lambda r: (means[r], r))
+
+    def _timed_rows(self, det: Determinizer, view: PlayerView, seed: int):
+        deadline = time.perf_counter() + self.budget.seconds * self.row_share
+        totals = [[0, 0.0, 0.0] for _ in range(ROWS)]
+        batch = 0
+        while True:
+            part = row_values(det, list(view.revealed), view.seat, 256,
+                              derive_seed(seed, batch), self.policy)
+            for acc, (n, s, q) in zip(totals, part):
+                acc[0] += n
+                acc[1] += s
+                acc[2] += q
+            batch += 1
+            if time.perf_counter() >= deadline:
+                return totals
+
+    @staticmethod
+    def _row_this_turn(view: PlayerView, card: int) -> int:
+        return cheapest_row(view.rows)

@@ -1,0 +1,130 @@
+"""The search player (solver/mcts.py): determinization, determinism, strength, hand-over."""
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from solver._sim import Determinizer
+from solver.game import PlayerView, deal
+from solver.mcts import SearchPlayer, analyse, unseen_pool
+from solver.position import Position
+from solver.rules import GameConfig, play_turn, fewest_bullheads_chooser
+from solver.tournament import run_tournament
+
+
+def random_view(players, deck, turns, seed):
+    """A seat's view after `turns` random turns of a random deal."""
+    config = GameConfig(players=players, deck=deck)
+    rng = random.Random(seed)
+    position = deal(config, rng)
+    rows = [list(r) for r in position.rows]
+    hands = [list(h) for h in position.hands]
+    played = []
+    for _ in range(turns):
+        cards = [h.pop(rng.randrange(len(h))) for h in hands]
+        rows, _ = play_turn(rows, cards, fewest_bullheads_chooser)
+        played.append(tuple(cards))
+    seat = rng.randrange(players)
+    view = PlayerView(config, seat, tuple(map(tuple, rows)), tuple(sorted(hands[seat])),
+                      position.rows, tuple(played), (0,) * players, (0,) * players, turns)
+    return view, hands
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 10), st.booleans(), st.integers(0, 9), st.integers(0, 2**40))
+def test_determinization_never_invents_a_visible_card_and_respects_hand_sizes(
+        players, variant, turns, seed):
+    deck = 10 * players + 4 if variant else 104
+    view, true_hands = random_view(players, deck, turns, seed)
+    pool = view.unseen()
+    hands = [list(view.hand) if k == view.seat else None for k in range(players)]
+    det = Determinizer([list(r) for r in view.rows], hands, pool, len(view.hand))
+    visible = set(view.hand) | {c for r in view.rows for c in r} | {
+        c for cards in view.played for c in cards} | {c for r in view.start_rows for c in r}
+    # the true hands are one of the possible deals
+    assert set(c for k, h in enumerate(true_hands) if k != view.seat for c in h) <= set(pool)
+    for draw in range(3):
+        dealt = det.draw(seed + draw)
+        assert dealt[view.seat] == list(view.hand)
+        others = [c for k, h in enumerate(dealt) if k != view.seat for c in h]
+        assert all(len(h) == len(view.hand) for h in dealt)
+        assert len(set(others)) == len(others)             # no card twice
+        assert not set(others) & visible                   # nothing visible is dealt
+        assert set(others) <= set(range(1, deck + 1))
+
+
+def test_a_position_pool_excludes_rows_visible_hands_and_played_cards():
+    position = Position.from_dict({"deck": 104, "rows": [[1], [2], [3], [4]],
+                                   "hands": [[10, 11], None, None], "played": [[5, 6, 7]]})
+    pool = unseen_pool(position)
+    assert not set(pool) & {1, 2, 3, 4, 5, 6, 7, 10, 11} and len(pool) == 104 - 9
+
+
+def four_player_position():
+    return Position.from_dict({"deck": 104, "rows": [[20], [92], [65], [103]],
+                               "hands": [[5, 10, 11, 21, 24, 37, 40, 53, 85, 101], None, None, None]})
+
+
+def test_analysis_is_deterministic_for_a_seed_and_ranks_every_card():
+    position = four_player_position()
+    a = analyse(position, iterations=2000, seed=4)
+    assert a.to_dict()["cards"] == analyse(position, iterations=2000, seed=4).to_dict()["cards"]
+    assert sorted(c.card for c in a.cards) == list(position.hands[0])
+    assert sum(c.visits for c in a.cards) == a.iterations == 2000
+    for c in a.cards:
+        assert c.ci95[0] <= c.mean <= c.ci95[1]
+    two = analyse(position, iterations=2000, seed=4, jobs=2)
+    assert two.to_dict()["cards"] == analyse(position, iterations=2000, seed=4, jobs=2).to_dict()["cards"]
+    assert two.stats["trees"] == 2
+
+
+def test_timed_analysis_stays_near_its_budget():
+    position = Position.from_dict({"deck": 104, "rows": [[20], [92], [65], [103]],
+                                   "hands": [list(range(30, 40))] + [None] * 9})
+    a = analyse(position, seconds=0.3)
+    assert a.seconds < 0.5 and a.iterations > 100
+
+
+def test_the_player_is_deterministic_for_a_seed():
+    view, _ = random_view(4, 104, 2, seed=11)
+    picks = [SearchPlayer(seed=5, iterations=500).choose_card(view) for _ in range(2)]
+    assert picks[0] == picks[1] and picks[0] in view.hand
+
+
+def test_row_choice_on_the_last_card_is_the_cheapest_row():
+    rows = ((30, 31), (40, 55), (60,), (70,))
+    config = GameConfig(players=2)
+    view = PlayerView(config, 0, rows, (5,), rows, (), (0, 0), (0, 0), 9, revealed=(5, 80))
+    assert SearchPlayer(seed=1, iterations=200).choose_row(view, 5) == 2
+
+
+def test_row_choice_looks_ahead():
+    # taking row 2 (1 bullhead) leaves our 50 as the 6th card of row 0; row 0 (5) is better
+    rows = ((41, 42, 43, 44, 45), (80,), (90,), (100,))
+    config = GameConfig(players=2)
+    view = PlayerView(config, 0, rows, (3, 50), rows, (), (0, 0), (0, 0), 8,
+                      revealed=(3, 101))
+    assert SearchPlayer(seed=1, iterations=400).choose_row(view, 3) == 0
+
+
+def test_exact_handover_for_a_complete_information_two_player_view():
+    from solver.exact import solve
+    config = GameConfig.variant(2)
+    rows = ((2, 3, 7, 10, 14), (6, 8, 11, 12, 13), (20, 21), (24,))
+    played = ((1, 4), (9, 15), (16, 18), (23, 21))      # the other cards of the 24
+    view = PlayerView(config, 0, rows, (19, 22), rows, played, (0, 0), (0, 0), 8)
+    assert sorted(view.unseen()) == [5, 17]
+    position = Position.create([list(r) for r in rows], [[19, 22], [5, 17]], deck=24)
+    support = set(solve(position).strategies[0])
+    picks = {SearchPlayer(seed=s).choose_card(view) for s in range(20)}
+    assert picks == support == {19, 22}          # mixed: both cards get played
+    search = SearchPlayer(seed=1, iterations=300, exact_handover=False)
+    assert search.choose_card(view) in (19, 22) and search.last is not None
+
+
+def test_search_player_beats_random_by_a_wide_margin():
+    summary = run_tournament(GameConfig(players=4), ["mcts:iterations=500", "random"], 3, seed=7,
+                             jobs=2)
+    mcts, rnd = summary["bots"]
+    assert mcts["mean_penalty_per_round"] < 0.6 * rnd["mean_penalty_per_round"]
+    assert mcts["ci95"][1] < rnd["ci95"][0]
