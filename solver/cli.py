@@ -2,7 +2,8 @@
 
 Every command is registered on `main` (a `NimmtGroup`), which turns bad input anywhere, usage
 errors included, into one line on stderr, `nimmt: error: <message>`, and exit status 2:
-commands simply raise `errors.NimmtError` (or let OSError/ValueError through).
+commands simply raise `errors.NimmtError` (or let OSError/ValueError through). A search stopped
+by a limit (`errors.SearchLimitError`) is one line too, with exit status 3.
 """
 import json
 import random
@@ -21,6 +22,7 @@ from .rules import GameConfig, row_bullheads
 from .tournament import format_table, run_tournament
 
 INPUT_ERROR = 2
+LIMIT_REACHED = 3      # a search limit stopped the solver before the value was proven
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
 NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
@@ -38,6 +40,8 @@ class NimmtGroup(click.Group):
             fail(_usage_message(exc))
         except click.Abort:                      # Ctrl-C, or end of input at a click prompt
             fail("aborted")
+        except errors.SearchLimitError as exc:   # before NimmtError, its base class
+            fail(f"value NOT proven: {exc}", LIMIT_REACHED)
         except (errors.NimmtError, ValueError, OSError) as exc:
             fail(str(exc) or type(exc).__name__)
         if not standalone_mode:
@@ -271,3 +275,119 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
     finally:
         bar.close()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
+
+
+# solve / best -----------------------------------------------------------------------------
+class Progress:
+    """Nodes searched and seconds, updated in place on stderr: shown when stderr is a
+    terminal, or once a solve has lasted more than a second."""
+    DELAY = 1.0
+
+    def __init__(self):
+        self.stream = click.get_text_stream("stderr")
+        self.shown = False
+
+    def __call__(self, stats: dict, seconds: float) -> None:
+        if seconds < self.DELAY and not self.stream.isatty():
+            return
+        self.stream.write(f"\rsearching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K" if self.stream.isatty() else "\n")
+            self.stream.flush()
+
+
+def solver_options(command):
+    """--max-nodes, --time-limit and --tt-size, shared by the exact solver's commands."""
+    command = click.option("--tt-size", "tt_mb", type=click.FloatRange(0.001), default=None,
+                           help="Transposition table size in MB (default: by hand size).")(command)
+    command = click.option("--time-limit", type=click.FloatRange(0), default=0.0,
+                           help="Stop after S seconds (0: no limit); exit status 3.")(command)
+    command = click.option("--max-nodes", type=click.IntRange(0), default=0,
+                           help="Stop after N nodes (0: no limit); exit status 3.")(command)
+    return command
+
+
+def with_progress(run: Callable[[Progress], Any]) -> Any:
+    progress = Progress()
+    try:
+        return run(progress)
+    finally:
+        progress.close()
+
+
+@main.command()
+@click.argument("position")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (SPEC keys and more).")
+@click.option("--stats", "show_stats", is_flag=True, help="Show the search statistics.")
+@solver_options
+@click.option("--graph", "graph_path", default=None, metavar="FILE.graphml|FILE.dot",
+              help="Write the equilibrium strategy graph (Gephi or Graphviz).")
+@click.option("--depth", type=click.IntRange(1, 10), default=None,
+              help="Turns in the graph (default 2; needs --graph).")
+def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_path, depth):
+    """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
+
+    Prints the table, the value (player 2's bullheads minus player 1's from now to the end
+    of the round), both mixed strategies, what every card is worth against the opponent's
+    strategy and the principal line. Exit status 2 for bad input, 3 when --max-nodes or
+    --time-limit stops the search before the value is proven.
+
+    \b
+    Examples:
+      nimmt solve positions/example.json
+      nimmt solve positions/example.json --json
+      nimmt solve positions/example.json --graph tree.graphml --depth 3
+    """
+    from .exact import solve as exact_solve
+    from .graph import check_graph_path, write_graph
+    from .report import format_solution
+
+    if depth is not None and graph_path is None:
+        raise errors.NimmtError("--depth needs --graph FILE")
+    if graph_path is not None:
+        check_graph_path(graph_path)
+        check_writable(graph_path)
+    game = load_position(position)
+    solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb, progress))
+    if graph_path is not None:
+        write_graph(solution.graph(depth or 2), graph_path)
+    click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))
+
+
+def json_by_key(data: dict) -> str:
+    """A JSON object with one top-level key per line, each value compact."""
+    items = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items()]
+    return "{\n" + ",\n".join(items) + "\n}"
+
+
+def check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written before a long solve, not after."""
+    import os
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+        raise errors.NimmtError(f"cannot write {path!r}: no writable directory {directory!r}")
+
+
+@main.command()
+@click.argument("position")
+@click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
+@solver_options
+def best(position, as_json, max_nodes, time_limit, tt_mb):
+    """What should each player play in POSITION? Cards with their probabilities, what each
+    other card costs, and which row to take with a card lower than every row end.
+
+    For now POSITION needs 2 players with both hands visible (the exact solver).
+
+    \b
+    Example:
+      nimmt best positions/example.json
+    """
+    from .advice import advise, format_advice
+
+    game = load_position(position)
+    advice = with_progress(lambda progress: advise(game, max_nodes, time_limit, tt_mb, progress))
+    click.echo(json_by_key(advice) if as_json else format_advice(advice))

@@ -21,6 +21,7 @@ from .rules import bullheads, play_turn, row_bullheads, target_row
 
 TT_MB_BY_HAND = {7: 64, 8: 256, 9: 1024, 10: 2048}   # default table sizes; 16 MB below 7 cards
 PROBABILITY_FLOOR = 1e-12        # strategies list cards above this probability
+UNBOUNDED = 1000.0               # bounds this large are the search's infinities: nothing proven
 
 
 def check_solvable(position: Position) -> None:
@@ -242,8 +243,12 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
     if time_limit:
         which.append(f"{time_limit} s")
     reason = " or ".join(which) if which else "a stop request"
-    if lower is None or lower < -1e17 or upper > 1e17:
+    if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
         bounds = "no bounds proven yet"
+    elif lower <= -UNBOUNDED:
+        bounds = f"value proven <= {upper:.6g} (a bound, not a value)"
+    elif upper >= UNBOUNDED:
+        bounds = f"value proven >= {lower:.6g} (a bound, not a value)"
     else:
         bounds = f"value proven in [{lower:.6g}, {upper:.6g}] (bounds, not a value)"
     return f"search stopped by the limit of {reason} before the value was proven; {bounds}"

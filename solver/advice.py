@@ -1,0 +1,133 @@
+"""`nimmt best`: "what should I play here?" in plain words, for each player.
+
+`advise(position, **limits)` dispatches on the kind of position: 2 players with both hands
+visible go to the exact solver (`exact_advice`); any other position (a hidden hand, 3+
+players) goes to `hidden_advice`, for now a clear refusal, to be replaced by a search player.
+Every advice is a JSON-ready dict (`--json`); `format_advice` words it.
+"""
+from typing import Dict, List, Optional
+
+from .errors import NotSolvableError
+from .exact import Engine, Solution, check_solvable
+from .position import Position
+from .report import card_losses, clean, player_name
+from .rules import cheapest_row, row_bullheads
+
+SAME_VALUE = 1e-9
+
+
+def advise(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
+           tt_mb: Optional[float] = None, progress=None) -> dict:
+    if position.players == 2 and position.complete_information:
+        return exact_advice(position, max_nodes, time_limit, tt_mb, progress)
+    return hidden_advice(position)
+
+
+def hidden_advice(position: Position) -> dict:
+    """Positions with a hidden hand or 3+ players (to come: a search player)."""
+    try:
+        check_solvable(position)
+    except NotSolvableError as exc:
+        raise NotSolvableError("for now nimmt best needs 2 players with both hands visible"
+                               f" (the exact solver): {exc}") from None
+    raise NotSolvableError(f"no advisor for position {position.to_text()}")
+
+
+# exact advice -----------------------------------------------------------------------------
+def exact_advice(position: Position, max_nodes=0, time_limit=0.0, tt_mb=None,
+                 progress=None) -> dict:
+    engine = Engine(position, tt_mb)
+    solution = engine.solve(position, max_nodes, time_limit, progress)
+    losses = card_losses(solution)
+    players = [player_advice(engine, solution, k, losses[k]) for k in range(2)]
+    return {"position": position.to_text(), "value": solution.value, "players": players,
+            "stats": solution.stats}
+
+
+def player_advice(engine: Engine, solution: Solution, k: int, losses: Dict[int, float]) -> dict:
+    strategy = solution.strategies[k]
+    return {
+        "player": k + 1,
+        "play": [{"card": c, "probability": p} for c, p in sorted(strategy.items())],
+        "cards": [{"card": c, "value": solution.card_values[k][c], "loss": losses[c],
+                   "in_equilibrium": c in strategy} for c in sorted(losses)],
+        "row_choices": [choice for card in solution.hands[k]
+                        for choice in [row_advice(engine, solution, k, card)] if choice],
+    }
+
+
+def row_advice(engine: Engine, solution: Solution, k: int, card: int) -> Optional[dict]:
+    """For a card lower than every row end: the row to take if the opponent plays their most
+    likely card above it (below it, the opponent's card starts a row and ours follows)."""
+    position = solution.position
+    if card > min(row[-1] for row in position.rows):
+        return None
+    opponent = solution.strategies[1 - k]
+    higher = [c for c in opponent if c > card]
+    if not higher:
+        return None
+    other = max(higher, key=lambda c: (opponent[c], -c))
+    cards = (card, other) if k == 0 else (other, card)
+    _, row, value = engine.best_row_choice(position, cards)
+    cheapest = cheapest_row(position.rows)
+    cheapest_value = engine.turn_value(position, cards, cheapest)
+    extra_cost = clean((value - cheapest_value) * (1 if k == 0 else -1))
+    if extra_cost <= SAME_VALUE:
+        row, extra_cost = cheapest, 0.0
+    return {"card": card, "if_opponent_plays": other, "row": row,
+            "row_bullheads": row_bullheads(position.rows[row]), "cheapest_row": cheapest,
+            "cheapest_bullheads": row_bullheads(position.rows[cheapest]),
+            "cheapest_row_costs_more": extra_cost}
+
+
+# wording ----------------------------------------------------------------------------------
+def percent(p: float) -> str:
+    if p >= 1.0:
+        return "always"
+    text = f"{p:.0%}"
+    return {"0%": "<1%", "100%": ">99%"}.get(text, text)
+
+
+def bullheads_text(n: float) -> str:
+    return f"{n:.2f} bullheads"
+
+
+def count_text(n: int) -> str:
+    return f"{n} bullhead{'' if n == 1 else 's'}"
+
+
+def format_advice(advice: dict) -> str:
+    lines = [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player 1's,"
+             " from now to the end of the round)"]
+    for player in advice["players"]:
+        lines += [""] + format_player(player)
+    return "\n".join(lines)
+
+
+def format_player(player: dict) -> List[str]:
+    k = player["player"] - 1
+    name = player_name(k).capitalize()
+    opponent = player_name(1 - k)
+    plays = " or ".join(f"{p['card']} ({percent(p['probability'])})" for p in player["play"])
+    lines = [f"{name}: play {plays}"]
+    for card in player["cards"]:
+        if card["in_equilibrium"]:
+            continue
+        if card["loss"] <= SAME_VALUE:
+            lines.append(f"  {card['card']} is just as good against {opponent}'s strategy")
+        else:
+            lines.append(f"  {card['card']} loses {bullheads_text(card['loss'])} on average")
+    lines += [format_row_choice(choice, opponent) for choice in player["row_choices"]]
+    return lines
+
+
+def format_row_choice(choice: dict, opponent: str) -> str:
+    text = (f"  {choice['card']} is too low: if {opponent} plays {choice['if_opponent_plays']},"
+            f" take row {choice['row']} ({count_text(choice['row_bullheads'])})")
+    if choice["row"] == choice["cheapest_row"]:
+        return text
+    cost = bullheads_text(choice["cheapest_row_costs_more"])
+    if choice["row_bullheads"] > choice["cheapest_bullheads"]:
+        return (text + f", not the cheapest row {choice['cheapest_row']}"
+                f" ({count_text(choice['cheapest_bullheads'])}), which costs {cost} more in the end")
+    return text + f"; row {choice['cheapest_row']}, as cheap now, costs {cost} more in the end"

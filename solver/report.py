@@ -1,0 +1,87 @@
+"""Plain-text reports of exact solutions (`nimmt solve`), built on render.py's table."""
+from typing import Dict, List
+
+from .exact import Line, Solution
+from .render import render_position
+
+LOSS_TOLERANCE = 1e-9       # below this a card loses nothing
+
+
+def player_name(k: int) -> str:
+    return f"player {k + 1}"
+
+
+def card_losses(solution: Solution) -> List[Dict[int, float]]:
+    """What each card loses, for its owner, against the opponent's equilibrium strategy.
+
+    Player 1 maximizes the value, player 2 minimizes it; a loss is always >= 0.
+    """
+    losses = []
+    for k, values in enumerate(solution.card_values):
+        sign = 1 if k == 0 else -1
+        losses.append({c: clean(sign * (solution.value - v)) for c, v in values.items()})
+    return losses
+
+
+def clean(loss: float) -> float:
+    return 0.0 if abs(loss) < LOSS_TOLERANCE else loss
+
+
+def format_strategy(strategy: Dict[int, float]) -> str:
+    return ", ".join(f"{c} ({p:.1%})" for c, p in sorted(strategy.items()))
+
+
+def format_solution(solution: Solution, show_stats: bool = False) -> str:
+    lines = [render_position(solution.position), ""]
+    lines.append(f"value {solution.value:.6g} (player 2's bullheads minus player 1's from now"
+                 " to the end of the round; player 1 maximizes it, player 2 minimizes it)")
+    lines.append("")
+    lines.append("equilibrium strategies for this turn")
+    lines += [f"  {player_name(k)}: {format_strategy(s)}"
+              for k, s in enumerate(solution.strategies)]
+    lines += ["", *format_card_values(solution), "", *format_principal_line(solution.principal_line())]
+    if show_stats:
+        lines += ["", *format_stats(solution.stats)]
+    return "\n".join(lines)
+
+
+def format_card_values(solution: Solution) -> List[str]:
+    lines = ["every card against the opponent's equilibrium strategy"
+             " (value for player 1; loss for the card's owner)"]
+    losses = card_losses(solution)
+    for k, values in enumerate(solution.card_values):
+        strategy = solution.strategies[k]
+        lines.append(f"  {player_name(k)}")
+        for card, value in sorted(values.items()):
+            note = f"played {strategy[card]:.1%}" if card in strategy else ""
+            lines.append(f"    {card:>3}  value {value:>9.4f}  loses {losses[k][card]:>7.4f}  {note}"
+                         .rstrip())
+    return lines
+
+
+def format_principal_line(line: List[Line]) -> List[str]:
+    lines = ["principal line (the most likely play of each turn under the equilibrium)"]
+    for t, turn in enumerate(line):
+        text = (f"  turn {t + 1}: P1 {turn.cards[0]:>2}, P2 {turn.cards[1]:>2}"
+                f"  p={turn.probability:.3f}  value before {turn.value_before:.4g}")
+        if turn.row_choice is not None:
+            text += f"  | P{turn.row_choice[0] + 1} chooses row {turn.row_choice[1]}"
+        taken = [f"P{k + 1} +{p}" for k, p in enumerate(turn.penalties) if p]
+        if taken:
+            text += "  | bullheads " + ", ".join(taken)
+        lines.append(text)
+    if not line:
+        lines.append("  (the round is over)")
+    return lines
+
+
+def format_stats(stats: dict) -> List[str]:
+    probes = stats.get("tt_probes", 0)
+    hit_rate = f" ({stats['tt_hits'] / probes:.1%} of {probes} probes)" if probes else ""
+    return ["search statistics",
+            f"  nodes                       {stats.get('nodes', 0)}"
+            f" (+ {stats.get('small_nodes', 0)} small endgame nodes)",
+            f"  transposition table hits    {stats.get('tt_hits', 0)}{hit_rate}",
+            f"  matrix games solved         {stats.get('matrix_games', 0)}",
+            f"  children never evaluated    {stats.get('children_never_evaluated', 0.0):.1%}",
+            f"  seconds                     {stats.get('seconds', 0.0):.3f}"]

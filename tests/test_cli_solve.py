@@ -1,0 +1,223 @@
+"""`nimmt solve` and `nimmt best`: the SPEC outputs, limits (exit 3), bad input (exit 2),
+the strategy graph files."""
+import json
+import re
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+from solver.exact import solve
+from solver.graph import to_dot
+from solver.position import Position
+
+SPEC_EXAMPLE = {"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
+                "hands": [[19, 22], [5, 17]]}
+SPEC_OUTPUT = {
+    "value": 2.7058823529411766,
+    "strategies": [
+        [{"card": 19, "probability": 0.4117647058823529},
+         {"card": 22, "probability": 0.5882352941176471}],
+        [{"card": 5, "probability": 0.5294117647058824},
+         {"card": 17, "probability": 0.47058823529411764}],
+    ],
+}
+EXCHANGE_EXAMPLE = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+                    "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+SEVEN_CARDS = "24; 5, 19, 3, 9; 4 13 15 16 17 20 23, 1 2 6 7 8 10 11; 0 0"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def one_error_line(result, status):
+    assert result.exit_code == status, (result.output, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+# solve ------------------------------------------------------------------------------------
+def test_spec_worked_example_json():
+    result = run(["solve", "-", "--json"], json.dumps(SPEC_EXAMPLE))
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["value"] == SPEC_OUTPUT["value"]
+    assert data["strategies"] == SPEC_OUTPUT["strategies"]
+    # byte for byte, as the SPEC prints them
+    assert json.dumps(data["value"]) == "2.7058823529411766"
+    assert json.dumps(data["strategies"]) == json.dumps(SPEC_OUTPUT["strategies"])
+    for key in ("card_values", "principal_line", "stats"):
+        assert key in data
+    assert data["principal_line"][0]["cards"] == [22, 5]
+    assert data["principal_line"][0]["row_choice"] == {"player": 2, "row": 2}
+
+
+def test_spec_second_example_value():
+    result = run(["solve", "-", "--json"], json.dumps(EXCHANGE_EXAMPLE))
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["value"] == pytest.approx(-4, abs=1e-9)
+    assert data["strategies"] == [[{"card": 1, "probability": 1.0}], [{"card": 6, "probability": 1.0}]]
+
+
+def test_text_notation_and_human_output():
+    result = run(["solve", "-", "--stats"], Position.from_dict(SPEC_EXAMPLE).to_text())
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "value 2.70588" in out
+    assert "player 1: 19 (41.2%), 22 (58.8%)" in out
+    assert "player 2: 5 (52.9%), 17 (47.1%)" in out
+    assert "turn 1: P1 22, P2  5" in out and "P2 chooses row 2" in out
+    for word in ("nodes", "transposition table hits", "matrix games", "seconds",
+                 "children never evaluated"):
+        assert word in out
+    assert result.stderr == ""
+
+
+def test_card_losses_shown():
+    result = run(["solve", "-"], "24; 23, 8, 19, 22; 1 4 5 10, 3 6 12 16; 0 0")
+    assert result.exit_code == 0, result.stderr
+    assert re.search(r"\b4  value +-1\.6667  loses +0\.5000", result.stdout), result.stdout
+
+
+BAD = [
+    (json.dumps({"deck": 24, "rows": [[1], [2], [3], [4]],
+                 "hands": [[5, 6], [7, 8], [9, 10]]}), "3"),
+    (json.dumps({"deck": 24, "rows": [[1], [2], [3], [4]], "hands": [[5, 6], None]}), "unseen"),
+    ("{not json", "invalid JSON"),
+    ("[1, 2]", "JSON object"),
+]
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
+@pytest.mark.parametrize("text,word", BAD)
+def test_bad_input_one_line_exit_2(command, text, word):
+    line = one_error_line(run([command, "-"], text), 2)
+    assert word in line
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
+def test_missing_file(command, tmp_path):
+    line = one_error_line(run([command, str(tmp_path / "nope.json")]), 2)
+    assert "nope.json" in line
+
+
+def test_bad_graph_extension_refused_before_solving(tmp_path):
+    line = one_error_line(run(["solve", "-", "--graph", str(tmp_path / "g.png")],
+                              json.dumps(SPEC_EXAMPLE)), 2)
+    assert ".graphml or .dot" in line
+
+
+def test_depth_needs_graph():
+    one_error_line(run(["solve", "-", "--depth", "3"], json.dumps(SPEC_EXAMPLE)), 2)
+
+
+def test_node_limit_exit_3_not_proven(tmp_path):
+    graph = tmp_path / "g.graphml"
+    result = run(["solve", "-", "--max-nodes", "200", "--graph", str(graph)], SEVEN_CARDS)
+    line = one_error_line(result, 3)
+    assert "NOT proven" in line and "200 nodes" in line
+    assert "bounds" in line
+    assert not graph.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_time_limit_exit_3():
+    line = one_error_line(run(["best", "-", "--time-limit", "0.000001"], SEVEN_CARDS), 3)
+    assert "NOT proven" in line
+
+
+# graph ------------------------------------------------------------------------------------
+def test_graphml_written_and_read_back(tmp_path):
+    path = tmp_path / "tree.graphml"
+    result = run(["solve", "-", "--graph", str(path), "--depth", "3"], SEVEN_CARDS)
+    assert result.exit_code == 0, result.stderr
+    graph = nx.read_graphml(path)
+    assert SEVEN_CARDS in graph
+    root = graph.nodes[SEVEN_CARDS]
+    assert root["cards"] == 7 and root["turn"] == 0
+    assert root["value"] == pytest.approx(solve(Position.from_text(SEVEN_CARDS)).value, abs=1e-6)
+    assert max(d["turn"] for _, d in graph.nodes(data=True)) == 3
+    for node, data in graph.nodes(data=True):
+        out = [d["probability"] for _, _, d in graph.out_edges(node, data=True)]
+        if out:
+            assert sum(out) == pytest.approx(1.0, abs=1e-9)
+    assert list(tmp_path.iterdir()) == [path]      # no temporary file left
+
+
+def test_graph_transpositions_merged_and_values_consistent():
+    solution = solve(Position.from_text(SEVEN_CARDS))
+    graph = solution.graph(3)
+    # some position of turn 2 or 3 is reached by two different orders of play
+    assert any(graph.in_degree(n) > 1 for n in graph)
+    for node, data in graph.nodes(data=True):
+        edges = list(graph.out_edges(node, data=True))
+        if not edges:
+            continue
+        # the value is the expectation over the equilibrium of this turn's penalties + child
+        expected = sum(d["probability"] * (d["penalty2"] - d["penalty1"] + graph.nodes[v]["value"])
+                       for _, v, d in edges)
+        assert expected == pytest.approx(data["value"], abs=1e-6)
+        assert all(graph.nodes[v]["cards"] == data["cards"] - 1 for _, v, _ in edges)
+    reach = sum(d["reach"] for _, d in graph.nodes(data=True) if d["turn"] == 3)
+    assert reach == pytest.approx(1.0, abs=1e-9)
+
+
+def test_row_choice_on_graph_edges():
+    graph = solve(Position.from_dict(SPEC_EXAMPLE)).graph(1)
+    choices = [(d["card1"], d["card2"], d["row_player"], d["row"]) for _, _, d in graph.edges(data=True)]
+    assert (22, 5, 2, 2) in choices
+    assert all(row == -1 for a, b, player, row in choices if player == 0)
+
+
+def test_dot_written(tmp_path):
+    path = tmp_path / "tree.dot"
+    result = run(["solve", "-", "--graph", str(path)], SEVEN_CARDS)
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text()
+    graph = solve(Position.from_text(SEVEN_CARDS)).graph(2)
+    assert text == to_dot(graph)
+    assert text.startswith("digraph") and text.rstrip().endswith("}")
+    assert text.count(" -> ") == graph.number_of_edges()
+    pydot = pytest.importorskip("pydot")
+    assert len(pydot.graph_from_dot_data(text)[0].get_edges()) == graph.number_of_edges()
+
+
+# best -------------------------------------------------------------------------------------
+def test_best_spec_example_in_words():
+    result = run(["best", "-"], json.dumps(SPEC_EXAMPLE))
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "Player 1: play 19 (41%) or 22 (59%)" in out
+    assert "Player 2: play 5 (53%) or 17 (47%)" in out
+    assert ("5 is too low: if player 1 plays 22, take row 2 (4 bullheads), not the cheapest"
+            " row 3 (1 bullhead)") in out
+
+
+def test_best_alternatives_cost():
+    result = run(["best", "-"], "24; 23, 8, 19, 22; 1 4 5 10, 3 6 12 16; 0 0")
+    assert result.exit_code == 0, result.stderr
+    assert "Player 1: play 1 (17%) or 10 (83%)" in result.stdout
+    assert "4 loses 0.50 bullheads on average" in result.stdout
+    assert "6 loses 1.10 bullheads on average" in result.stdout
+
+
+def test_best_json():
+    result = run(["best", "-", "--json"], json.dumps(SPEC_EXAMPLE))
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["value"] == SPEC_OUTPUT["value"]
+    assert [p["play"] for p in data["players"]] == SPEC_OUTPUT["strategies"]
+    choice = data["players"][1]["row_choices"][0]
+    assert (choice["card"], choice["row"], choice["cheapest_row"]) == (5, 2, 3)
+    assert choice["cheapest_row_costs_more"] == pytest.approx(2.0)
+
+
+def test_best_hidden_hand_refused_in_one_line():
+    text = "104; 9 24 29, 11 12 13 14 15, 60, 81; 3 47 70, ?, ?; 0 5 2"
+    line = one_error_line(run(["best", "-"], text), 2)
+    assert "2 players with both hands visible" in line
