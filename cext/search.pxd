@@ -4,7 +4,7 @@
 # state fits in two 32-bit hand masks and 4 compact rows whatever the deck. Only what matters
 # for the future is kept: a row is (end rank, length, bullhead sum).
 
-from libc.stdint cimport uint32_t, uint64_t, int8_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t, int8_t
 
 cdef extern from *:
     """
@@ -30,7 +30,8 @@ cdef struct TTEntry:
     u128 key           # canonical key; 0 = empty slot
     double lower       # proven bounds of the value, for the canonical orientation
     double upper
-    int8_t best[2]     # index of each player's best card in their sorted hand
+    uint16_t cards_in[2]  # each player's cards (indices in the sorted hand) in the last
+                          # restricted game: where a new search of the node starts
     int8_t cards       # cards per hand: the work this entry saves
 
 cdef struct Stats:
@@ -45,9 +46,9 @@ cdef struct Stats:
     long long evaluations      # child searches, re-searches included
     long long by_cards[11]     # matrix-game nodes by cards per hand
     long long exact_refines    # restricted games whose bounds were too loose (step 5)
-    long long fail_highs
-    long long fail_lows
-    long long exact_nodes
+    long long fail_highs       # nodes proven >= beta
+    long long fail_lows        # nodes proven <= alpha
+    long long exact_nodes      # nodes whose exact value was proven
 
 cdef struct Context:
     TTEntry* table

@@ -15,7 +15,7 @@ child. Transpositions are merged on a canonical key (see make_key).
 """
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint32_t, uint64_t, int8_t
+from libc.stdint cimport uint16_t, uint32_t, uint64_t, int8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, TTEntry, Stats,
@@ -28,6 +28,7 @@ cdef extern from *:
 
 cdef double INF = 1e18
 cdef double EPS = 1e-9          # two values closer than this are equal
+cdef int GUESS_DEEPER = 5       # nodes with this many cards look two turns ahead to order moves
 cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
 cdef double TINY = 1e-12        # rounding noise of a sum of products
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
@@ -193,7 +194,7 @@ cdef inline TTEntry* tt_find(Context* c, u128 key) noexcept nogil:
 
 
 cdef inline void tt_store(Context* c, u128 key, double lower, double upper,
-                          int best1, int best2, int cards) noexcept nogil:
+                          uint32_t rows_in, uint32_t cols_in, int cards) noexcept nogil:
     """Two slots per bucket: slot 0 keeps the deeper entry, slot 1 always takes the new."""
     cdef TTEntry* bucket = c.table + 2 * (key_hash(key) & c.buckets_mask)
     cdef TTEntry* slot
@@ -209,8 +210,8 @@ cdef inline void tt_store(Context* c, u128 key, double lower, double upper,
     slot.key = key
     slot.lower = lower
     slot.upper = upper
-    slot.best[0] = best1
-    slot.best[1] = best2
+    slot.cards_in[0] = <uint16_t>rows_in
+    slot.cards_in[1] = <uint16_t>cols_in
     slot.cards = cards
 
 
@@ -354,6 +355,8 @@ cdef struct Node:
     int seen[MAX_HAND][MAX_HAND]
     double x[MAX_HAND]
     double y[MAX_HAND]
+    int row_order[MAX_HAND]    # the order in which player 1's replies are tested
+    int col_order[MAX_HAND]
 
 
 cdef inline void refine(Context* c, Node* nd, int i, int j, double alpha, double beta) noexcept nogil:
@@ -384,13 +387,18 @@ cdef inline void settle(Context* c, Node* nd, int i, int j, double alpha, double
         refine(c, nd, i, j, -INF, INF)
 
 
-cdef inline bint row_beats(Context* c, Node* nd, int i, double t) noexcept nogil:
+cdef inline bint row_beats(Context* c, Node* nd, int i, double t, double beta) noexcept nogil:
     """Does card i of player 1, against player 2's mixed strategy y, score more than t?
 
     Entries are searched only as far as needed: each window is the range where that
     entry's value would still leave the answer open."""
     cdef int j, pick
     cdef double low_sum, high_sum, gap, widest, a, b
+    # first a cheap null-window test of each entry against t itself: if none exceeds t,
+    # neither does their mean
+    for j in range(nd.k):
+        if nd.y[j] > 0.0 and nd.lo[i][j] < t and nd.hi[i][j] > t + TINY and not c.aborted:
+            refine(c, nd, i, j, t, t + EPS)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
@@ -420,10 +428,13 @@ cdef inline bint row_beats(Context* c, Node* nd, int i, double t) noexcept nogil
     return False
 
 
-cdef inline bint col_beats(Context* c, Node* nd, int j, double t) noexcept nogil:
+cdef inline bint col_beats(Context* c, Node* nd, int j, double t, double alpha) noexcept nogil:
     """Does card j of player 2, against player 1's mixed strategy x, score less than t?"""
     cdef int i, pick
     cdef double low_sum, high_sum, gap, widest, a, b
+    for i in range(nd.k):
+        if nd.x[i] > 0.0 and nd.hi[i][j] > t and nd.lo[i][j] < t - TINY and not c.aborted:
+            refine(c, nd, i, j, t - EPS, t)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
@@ -527,35 +538,87 @@ cdef inline int strongest(const double* strategy, int k) noexcept nogil:
     return best
 
 
-cdef void first_guess(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
-    """Opening cards of the restricted game when the table has none: the cards whose worst
-    immediate outcome (this turn's penalties, cheapest row when too low) is best."""
+cdef double guess_value(Context* c, const State* s, int k, int depth,
+                        double* g) noexcept nogil:
+    """A cheap estimate of a node: the matrix game of this turn's penalties plus the
+    estimate `depth - 1` turns deeper (0 beyond), a too-low card taking its cheapest row.
+    Writes the estimated matrix to g (k x k) when g is not NULL."""
     cdef State t
     cdef int i, j, reward
+    cdef int p[MAX_HAND]
+    cdef int q[MAX_HAND]
     cdef int order[4]
-    cdef double worst, best_row = -INF, best_col = INF
-    cdef double imm[MAX_HAND][MAX_HAND]
-    rows_by_bulls(nd.s, order)
-    for i in range(nd.k):
-        for j in range(nd.k):
-            resolve(c, nd.s, nd.p[i], nd.q[j], order[0], &t, &reward)
-            imm[i][j] = reward
-    for i in range(nd.k):
-        worst = INF
-        for j in range(nd.k):
-            if imm[i][j] < worst:
-                worst = imm[i][j]
-        if worst > best_row:
-            best_row = worst
-            i0[0] = i
-    for j in range(nd.k):
-        worst = -INF
-        for i in range(nd.k):
-            if imm[i][j] > worst:
-                worst = imm[i][j]
-        if worst < best_col:
-            best_col = worst
-            j0[0] = j
+    cdef double m[MAX_HAND * MAX_HAND]
+    cdef double x[MAX_HAND]
+    cdef double y[MAX_HAND]
+    if depth <= 0 or k <= 0:
+        return 0.0
+    hand_cards(s.hand[0], p)
+    hand_cards(s.hand[1], q)
+    rows_by_bulls(s, order)
+    for i in range(k):
+        for j in range(k):
+            resolve(c, s, p[i], q[j], order[0], &t, &reward)
+            m[i * k + j] = reward + guess_value(c, &t, k - 1, depth - 1, NULL)
+    if g != NULL:
+        for i in range(k * k):
+            g[i] = m[i]
+    return solve_game(m, k, k, k, x, y)
+
+
+cdef void order_moves(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
+    """Opening cards of the restricted game (unless the table gave them) and the order in
+    which the opponents' replies are tested: the estimate's equilibrium first, then the
+    replies that look most dangerous against it."""
+    cdef double g[MAX_HAND * MAX_HAND]
+    cdef double x[MAX_HAND]
+    cdef double y[MAX_HAND]
+    cdef double score[MAX_HAND]
+    cdef int i, j, a, t
+    cdef int k = nd.k
+    guess_value(c, nd.s, k, 2 if k >= GUESS_DEEPER else 1, g)
+    solve_game(g, k, k, k, x, y)
+    i0[0] = strongest(x, k)
+    j0[0] = strongest(y, k)
+    # player 1's replies by their estimated score against y, best first
+    for i in range(k):
+        score[i] = 0.0
+        for j in range(k):
+            score[i] -= y[j] * g[i * k + j]
+        nd.row_order[i] = i
+    sort_by_score(nd.row_order, score, k)
+    # player 2's replies by their estimated score against x, best (lowest) first
+    for j in range(k):
+        score[j] = 0.0
+        for i in range(k):
+            score[j] += x[i] * g[i * k + j]
+        nd.col_order[j] = j
+    sort_by_score(nd.col_order, score, k)
+
+
+cdef inline void sort_by_score(int* order, const double* score, int k) noexcept nogil:
+    """Insertion sort of order[] by ascending score[order[]] (k <= 10)."""
+    cdef int a, b, t
+    for a in range(1, k):
+        b = a
+        while b > 0 and score[order[b]] < score[order[b - 1]]:
+            t = order[b]
+            order[b] = order[b - 1]
+            order[b - 1] = t
+            b -= 1
+
+
+cdef inline double takeable(const Context* c, const State* s, const int* p, const int* q,
+                            int k) noexcept nogil:
+    """Most bullheads the players can still take between them: everything on the table and
+    in the hands, but the 4 cards (at least 1 bullhead each) left on the table at the end.
+    No entry of the node is beyond this, either way."""
+    cdef int r, i, total = -4
+    for r in range(4):
+        total += s.rows[r].bulls
+    for i in range(k):
+        total += c.bulls[p[i]] + c.bulls[q[i]]
+    return total
 
 
 cdef double matrix_node(Context* c, const State* s, int k, double alpha, double beta,
@@ -566,8 +629,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     cdef TTEntry* entry
     cdef double known_lo = -INF, known_hi = INF, v_lo, v_hi, g
     cdef double y_hi[MAX_HAND]
-    cdef int i, j, i0 = NO_MOVE, j0 = NO_MOVE
-    cdef uint32_t rows_in, cols_in
+    cdef int i, j, a, i0 = NO_MOVE, j0 = NO_MOVE
+    cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed
 
     c.stats.nodes += 1
@@ -584,10 +647,10 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         c.stats.tt_hits += 1
         if swapped:
             known_lo, known_hi = -entry.upper, -entry.lower
-            i0, j0 = entry.best[1], entry.best[0]
+            rows_in, cols_in = entry.cards_in[1], entry.cards_in[0]
         else:
             known_lo, known_hi = entry.lower, entry.upper
-            i0, j0 = entry.best[0], entry.best[1]
+            rows_in, cols_in = entry.cards_in[0], entry.cards_in[1]
         if report == NULL:
             if known_lo >= beta or known_hi - known_lo <= EPS:
                 c.stats.tt_cutoffs += 1
@@ -600,16 +663,18 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     nd.k = k
     hand_cards(s.hand[0], nd.p)
     hand_cards(s.hand[1], nd.q)
+    cdef double reach = takeable(c, s, nd.p, nd.q, k)
     for i in range(k):
         for j in range(k):
-            nd.lo[i][j] = -BIG
-            nd.hi[i][j] = BIG
+            nd.lo[i][j] = -reach
+            nd.hi[i][j] = reach
             nd.seen[i][j] = 0
     c.stats.children_total += k * k
-    if i0 == NO_MOVE or j0 == NO_MOVE:
-        first_guess(c, &nd, &i0, &j0)
-    rows_in = <uint32_t>1 << i0
-    cols_in = <uint32_t>1 << j0
+    order_moves(c, &nd, &i0, &j0)
+    if rows_in == 0:
+        # a new node: start from the estimate's equilibrium cards
+        rows_in = <uint32_t>1 << i0
+        cols_in = <uint32_t>1 << j0
 
     if c.no_pruning:
         return backward_induction(c, &nd, key, swapped, report)
@@ -637,8 +702,9 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
             changed = False
-            for j in range(k):
-                if not (cols_in >> j & 1) and col_beats(c, &nd, j, beta):
+            for a in range(k):
+                j = nd.col_order[a]
+                if not (cols_in >> j & 1) and col_beats(c, &nd, j, beta, alpha):
                     cols_in |= <uint32_t>1 << j
                     changed = True
                     break
@@ -651,14 +717,15 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 if g > known_lo:
                     known_lo = g
                 c.stats.fail_highs += 1
-                store(c, key, swapped, known_lo, known_hi, strongest(nd.x, k), j0, k)
+                store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
                 return g
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
         if v_hi <= alpha:
             changed = False
-            for i in range(k):
-                if not (rows_in >> i & 1) and row_beats(c, &nd, i, alpha):
+            for a in range(k):
+                i = nd.row_order[a]
+                if not (rows_in >> i & 1) and row_beats(c, &nd, i, alpha, beta):
                     rows_in |= <uint32_t>1 << i
                     changed = True
                     break
@@ -671,7 +738,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 if g < known_hi:
                     known_hi = g
                 c.stats.fail_lows += 1
-                store(c, key, swapped, known_lo, known_hi, i0, strongest(nd.y, k), k)
+                store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
                 return g
             continue
         # 5. bounds too loose to tell: make the restricted entries exact
@@ -685,14 +752,16 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             continue
         # 6. the restricted value is exact and inside the window: is it the node's value?
         changed = False
-        for i in range(k):
-            if not (rows_in >> i & 1) and row_beats(c, &nd, i, v_lo + EPS):
+        for a in range(k):
+            i = nd.row_order[a]
+            if not (rows_in >> i & 1) and row_beats(c, &nd, i, v_lo + EPS, beta):
                 rows_in |= <uint32_t>1 << i
                 changed = True
                 break
         if not changed:
-            for j in range(k):
-                if not (cols_in >> j & 1) and col_beats(c, &nd, j, v_lo - EPS):
+            for a in range(k):
+                j = nd.col_order[a]
+                if not (cols_in >> j & 1) and col_beats(c, &nd, j, v_lo - EPS, alpha):
                     cols_in |= <uint32_t>1 << j
                     changed = True
                     break
@@ -700,7 +769,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             break
         if not changed:
             c.stats.exact_nodes += 1
-            store(c, key, swapped, v_lo, v_lo, strongest(nd.x, k), strongest(nd.y, k), k)
+            store(c, key, swapped, v_lo, v_lo, rows_in, cols_in, k)
             if report != NULL:
                 fill_report(report, &nd, v_lo)
             return v_lo
@@ -721,7 +790,7 @@ cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,
         return 0.0
     cdef double v = restricted_game(c, nd, all_cards, all_cards, False, nd.x)
     restricted_game(c, nd, all_cards, all_cards, True, nd.y)
-    store(c, key, swapped, v, v, strongest(nd.x, nd.k), strongest(nd.y, nd.k), nd.k)
+    store(c, key, swapped, v, v, all_cards, all_cards, nd.k)
     if report != NULL:
         report.lower = report.upper = v
         fill_report(report, nd, v)
@@ -729,11 +798,11 @@ cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,
 
 
 cdef inline void store(Context* c, u128 key, bint swapped, double lower, double upper,
-                       int best1, int best2, int k) noexcept nogil:
+                       uint32_t rows_in, uint32_t cols_in, int k) noexcept nogil:
     if swapped:
-        tt_store(c, key, -upper, -lower, best2, best1, k)
+        tt_store(c, key, -upper, -lower, cols_in, rows_in, k)
     else:
-        tt_store(c, key, lower, upper, best1, best2, k)
+        tt_store(c, key, lower, upper, rows_in, cols_in, k)
 
 
 cdef inline void fill_report(NodeReport* report, Node* nd, double value) noexcept nogil:
