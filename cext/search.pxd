@@ -33,6 +33,7 @@ cdef struct TTEntry:
     uint16_t cards_in[2]  # each player's cards (indices in the sorted hand) in the last
                           # restricted game: where a new search of the node starts
     int8_t cards       # cards per hand: the work this entry saves
+    uint64_t check     # hash of all the fields: a torn entry (threads writing at once) fails it
 
 cdef struct Stats:
     long long nodes            # matrix-game nodes searched (3+ cards per hand)
@@ -61,6 +62,7 @@ cdef struct Context:
     int stop_requested         # set from outside (Ctrl-C) to stop cleanly
     int no_pruning             # ablation: evaluate every entry exactly (backward induction)
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
+    int thread_id              # 0: the main search; 1: a helper filling the shared table
 
 cdef struct NodeReport:
     double value

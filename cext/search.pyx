@@ -13,8 +13,9 @@ outside it are then tested with narrow windows, and a reply that does better joi
 restricted game. Entries carry proven intervals [lo, hi], so a test rarely needs an exact
 child. Transpositions are merged on a canonical key (see make_key).
 """
-from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from posix.mman cimport (mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE,
+                         MAP_ANONYMOUS, MAP_FAILED, MADV_HUGEPAGE)
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t, uint32_t, uint64_t, int8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -183,36 +184,52 @@ cdef inline uint64_t key_hash(u128 key) noexcept nogil:
     return h
 
 
-cdef inline TTEntry* tt_find(Context* c, u128 key) noexcept nogil:
+cdef inline uint64_t entry_check(const TTEntry* e) noexcept nogil:
+    cdef uint64_t lower_bits, upper_bits
+    memcpy(&lower_bits, &e.lower, 8)
+    memcpy(&upper_bits, &e.upper, 8)
+    cdef uint64_t h = key_hash(e.key) ^ lower_bits * 0xD6E8FEB86659FD93ULL
+    h ^= upper_bits * 0xA0761D6478BD642FULL
+    h ^= <uint64_t>e.cards_in[0] << 24 | <uint64_t>e.cards_in[1] << 8 | <uint64_t>e.cards
+    h ^= h >> 32
+    h *= 0xE7037ED1A0B428DBULL
+    return h ^ (h >> 29)
+
+
+cdef inline bint tt_find(Context* c, u128 key, TTEntry* found) noexcept nogil:
+    """Copy the entry of `key` into found. The copy is checked whole, since another thread
+    may be writing the slot while we read it."""
     cdef TTEntry* bucket = c.table + 2 * (key_hash(key) & c.buckets_mask)
+    cdef int slot
     c.stats.tt_probes += 1
-    if bucket[0].key == key:
-        return bucket
-    if bucket[1].key == key:
-        return bucket + 1
-    return NULL
+    for slot in range(2):
+        found[0] = bucket[slot]
+        if found.key == key and found.check == entry_check(found):
+            return True
+    return False
 
 
 cdef inline void tt_store(Context* c, u128 key, double lower, double upper,
                           uint32_t rows_in, uint32_t cols_in, int cards) noexcept nogil:
     """Two slots per bucket: slot 0 keeps the deeper entry, slot 1 always takes the new."""
     cdef TTEntry* bucket = c.table + 2 * (key_hash(key) & c.buckets_mask)
-    cdef TTEntry* slot
+    cdef TTEntry entry
+    entry.key = key
+    entry.lower = lower
+    entry.upper = upper
+    entry.cards_in[0] = <uint16_t>rows_in
+    entry.cards_in[1] = <uint16_t>cols_in
+    entry.cards = cards
+    entry.check = entry_check(&entry)
     if bucket[0].key == key:
-        slot = bucket
+        bucket[0] = entry
     elif bucket[1].key == key:
-        slot = bucket + 1
+        bucket[1] = entry
     elif bucket[0].key == 0 or cards >= bucket[0].cards:
         bucket[1] = bucket[0]
-        slot = bucket
+        bucket[0] = entry
     else:
-        slot = bucket + 1
-    slot.key = key
-    slot.lower = lower
-    slot.upper = upper
-    slot.cards_in[0] = <uint16_t>rows_in
-    slot.cards_in[1] = <uint16_t>cols_in
-    slot.cards = cards
+        bucket[1] = entry
 
 
 # ---------------------------------------------------------------------------------------
@@ -594,6 +611,11 @@ cdef void order_moves(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
             score[j] += x[i] * g[i * k + j]
         nd.col_order[j] = j
     sort_by_score(nd.col_order, score, k)
+    if c.thread_id == 1 and k >= GUESS_DEEPER:
+        # the helper opens high nodes elsewhere than the main search, so that the two
+        # threads fill the shared table with different subtrees
+        i0[0] = nd.row_order[1]
+        j0[0] = nd.col_order[1]
 
 
 cdef inline void sort_by_score(int* order, const double* score, int k) noexcept nogil:
@@ -626,7 +648,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     cdef Node nd
     cdef u128 key
     cdef bint swapped
-    cdef TTEntry* entry
+    cdef TTEntry entry
     cdef double known_lo = -INF, known_hi = INF, v_lo, v_hi, g
     cdef double y_hi[MAX_HAND]
     cdef int i, j, a, i0 = NO_MOVE, j0 = NO_MOVE
@@ -642,8 +664,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         exact_key(s, &key, &swapped)
     else:
         make_key(c, s, &key, &swapped)
-    entry = tt_find(c, key)
-    if entry != NULL:
+    if tt_find(c, key, &entry):
         c.stats.tt_hits += 1
         if swapped:
             known_lo, known_hi = -entry.upper, -entry.lower
@@ -827,15 +848,22 @@ cdef class ExactSearch:
     The table is kept between calls, so solving the children of a solved node is cheap.
     """
     cdef Context ctx
+    cdef Context helper        # a second thread's context: same table, own statistics
+    cdef size_t size
     cdef readonly long long entries
 
     def __cinit__(self, bulls, long long table_entries):
         cdef long long buckets = 1
         while buckets * 2 <= max(table_entries // 2, 1):
             buckets *= 2
-        self.ctx.table = <TTEntry*>calloc(2 * buckets, sizeof(TTEntry))
-        if self.ctx.table == NULL:
+        self.size = 2 * buckets * sizeof(TTEntry)
+        # zeroed pages mapped on first touch; huge pages spare a TLB miss per probe
+        cdef void* memory = mmap(NULL, self.size, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        if memory == MAP_FAILED:
             raise MemoryError(f"cannot allocate a table of {2 * buckets} entries")
+        madvise(memory, self.size, MADV_HUGEPAGE)
+        self.ctx.table = <TTEntry*>memory
         memset(&self.ctx.stats, 0, sizeof(Stats))
         self.ctx.buckets_mask = buckets - 1
         self.entries = 2 * buckets
@@ -843,9 +871,12 @@ cdef class ExactSearch:
             raise ValueError(f"at most {MAX_RANKS} live cards, got {len(bulls)}")
         for r in range(len(bulls)):
             self.ctx.bulls[r] = bulls[r]
+        self.helper = self.ctx
+        self.helper.thread_id = 1
 
     def __dealloc__(self):
-        free(self.ctx.table)
+        if self.ctx.table != NULL:
+            munmap(self.ctx.table, self.size)
 
     @staticmethod
     def entry_size():
@@ -857,15 +888,37 @@ cdef class ExactSearch:
         self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
         self.ctx.aborted = 0
         self.ctx.stop_requested = 0
+        self.helper.aborted = 0
+        self.helper.stop_requested = 0
 
     def set_ablation(self, bint no_pruning=False, bint no_canonical=False):
         """Switch off an idea of the search, to measure what it gains (benchmarks only)."""
-        self.ctx.no_pruning = no_pruning
-        self.ctx.no_canonical = no_canonical
+        self.ctx.no_pruning = self.helper.no_pruning = no_pruning
+        self.ctx.no_canonical = self.helper.no_canonical = no_canonical
 
     def request_stop(self):
         """Ask a running search (in another thread) to stop at the next node."""
         self.ctx.stop_requested = 1
+        self.helper.stop_requested = 1
+
+    def help(self, hand1, hand2, rows):
+        """Search the same node from another thread, sharing the table (lazy SMP): the
+        main search finds many of its subtrees already solved. Returns when the node is
+        solved or stop_helper() is called; its result is not used."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef int k = popcount(s.hand[0])
+        self.helper.aborted = 0
+        self.helper.stop_requested = 0
+        if k >= 3:
+            with nogil:
+                matrix_node(&self.helper, &s, k, -INF, INF, NULL)
+
+    def stop_helper(self):
+        self.helper.stop_requested = 1
+
+    @property
+    def helper_stats(self):
+        return dict(self.helper.stats)
 
     @property
     def aborted(self):

@@ -107,7 +107,7 @@ class Engine:
     """One exact search (its transposition table kept) for a root position and its subtree."""
 
     def __init__(self, root: Position, tt_mb: Optional[float] = None,
-                 no_pruning: bool = False, no_canonical: bool = False):
+                 no_pruning: bool = False, no_canonical: bool = False, threads: int = 1):
         check_solvable(root)
         self.root = root
         self.ranks = RankMap(root)
@@ -116,16 +116,24 @@ class Engine:
         entries = max(int(tt_mb * 2 ** 20) // ExactSearch.entry_size(), 2)
         self.search = ExactSearch(self.ranks.bulls, entries)
         self.search.set_ablation(no_pruning, no_canonical)
+        if threads not in (1, 2):
+            raise ValueError(f"threads must be 1 or 2, got {threads!r}")
+        self.threads = threads
         self.seconds = 0.0
 
     # running under limits ------------------------------------------------------------------
     def run(self, work: Callable, max_nodes: int = 0, time_limit: float = 0.0,
-            progress: Optional[Callable[[dict, float], None]] = None):
+            progress: Optional[Callable[[dict, float], None]] = None, helper_work=None):
         """Run `work()` (a call into the search, which releases the GIL) in a thread, so the
-        caller can show progress and Ctrl-C stops the search cleanly."""
+        caller can show progress and Ctrl-C stops the search cleanly. `helper_work`, with
+        2 threads, runs beside it on the shared table and is stopped when `work` is done."""
         self.search.set_limits(max_nodes or 0, time_limit or 0.0)
         box = {}
         thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
+        helper = None
+        if self.threads == 2 and helper_work is not None:
+            helper = threading.Thread(target=helper_work, daemon=True)
+            helper.start()
         start = time.perf_counter()
         thread.start()
         try:
@@ -136,11 +144,16 @@ class Engine:
         except KeyboardInterrupt:
             self.search.request_stop()
             thread.join()
+        if helper is not None:
+            self.search.stop_helper()
+            helper.join()
         self.seconds += time.perf_counter() - start
         return box.get("result")
 
     def stats(self) -> dict:
         stats = dict(self.search.stats)
+        if self.threads == 2:
+            stats["helper_nodes"] = self.search.helper_stats["nodes"]
         stats["seconds"] = round(self.seconds, 3)
         stats["tt_entries"] = self.search.entries
         total = stats["children_total"]
@@ -153,7 +166,8 @@ class Engine:
         check_solvable(position)
         h1, h2, rows = self.ranks.state(position)
         result = self.run(lambda: self.search.solve_root(h1, h2, rows),
-                          max_nodes, time_limit, progress)
+                          max_nodes, time_limit, progress,
+                          helper_work=lambda: self.search.help(h1, h2, rows))
         if self.search.aborted or result is None:
             lower, upper = (None, None) if result is None else result[5:7]
             raise SearchLimitError(limit_message(max_nodes, time_limit, lower, upper),
@@ -255,6 +269,11 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
 
 
 def solve(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
-          tt_mb: Optional[float] = None, progress=None) -> Solution:
-    """Exact value and equilibrium strategies of a 2-player complete-information position."""
-    return Engine(position, tt_mb).solve(position, max_nodes, time_limit, progress)
+          tt_mb: Optional[float] = None, progress=None, threads: int = 1) -> Solution:
+    """Exact value and equilibrium strategies of a 2-player complete-information position.
+
+    threads=2 adds a helper search on the second core sharing the table: faster on large
+    positions, but node counts (and, where equilibria are not unique, the strategy
+    reported) then depend on timing."""
+    return Engine(position, tt_mb, threads=threads).solve(position, max_nodes, time_limit,
+                                                          progress)
