@@ -109,6 +109,8 @@ def format_player(player: dict) -> List[str]:
     name = player_name(k).capitalize()
     opponent = player_name(1 - k)
     plays = " or ".join(f"{p['card']} ({percent(p['probability'])})" for p in player["play"])
+    if not plays:
+        return [f"{name}: nothing to play (the round is over)"]
     lines = [f"{name}: play {plays}"]
     for card in player["cards"]:
         if card["in_equilibrium"]:

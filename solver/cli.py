@@ -6,6 +6,7 @@ commands simply raise `errors.NimmtError` (or let OSError/ValueError through). A
 by a limit (`errors.SearchLimitError`) is one line too, with exit status 3.
 """
 import json
+import os
 import random
 import sys
 from typing import Any, Callable, List, Optional
@@ -366,7 +367,6 @@ def json_by_key(data: dict) -> str:
 
 def check_writable(path: str) -> None:
     """Refuse an output file that cannot be written before a long solve, not after."""
-    import os
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         raise errors.NimmtError(f"cannot write {path!r}: no writable directory {directory!r}")

@@ -36,6 +36,8 @@ def format_solution(solution: Solution, show_stats: bool = False) -> str:
     lines.append(f"value {solution.value:.6g} (player 2's bullheads minus player 1's from now"
                  " to the end of the round; player 1 maximizes it, player 2 minimizes it)")
     lines.append("")
+    if solution.position.hand_size == 0:
+        return "\n".join(lines + ["the round is over: nothing left to play"])
     lines.append("equilibrium strategies for this turn")
     lines += [f"  {player_name(k)}: {format_strategy(s)}"
               for k, s in enumerate(solution.strategies)]

@@ -221,3 +221,11 @@ def test_best_hidden_hand_refused_in_one_line():
     text = "104; 9 24 29, 11 12 13 14 15, 60, 81; 3 47 70, ?, ?; 0 5 2"
     line = one_error_line(run(["best", "-"], text), 2)
     assert "2 players with both hands visible" in line
+
+
+def test_round_over():
+    text = "24; 1, 2, 3, 4; -, -"
+    solved = run(["solve", "-"], text)
+    assert solved.exit_code == 0 and "the round is over" in solved.stdout
+    assert json.loads(run(["solve", "-", "--json"], text).stdout)["strategies"] == [[], []]
+    assert "Player 1: nothing to play" in run(["best", "-"], text).stdout
