@@ -115,7 +115,9 @@ def format_player(player: dict) -> List[str]:
     for card in player["cards"]:
         if card["in_equilibrium"]:
             continue
-        if card["loss"] <= SAME_VALUE:
+        if card["loss"] is None:
+            lines.append(f"  {card['card']}: its cost was not computed within the limit")
+        elif card["loss"] <= SAME_VALUE:
             lines.append(f"  {card['card']} is just as good against {opponent}'s strategy")
         else:
             lines.append(f"  {card['card']} loses {bullheads_text(card['loss'])} on average")

@@ -174,7 +174,7 @@ class Engine:
                                    bounds=(lower, upper), stats=self.stats())
         value, x, y, lo, hi = result[:5]
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
-        self.complete_replies(h1, h2, rows, x, y, matrix)
+        complete = self.complete_replies(h1, h2, rows, x, y, matrix)
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
         if refined is not None:
             value, x, y, values1, values2 = refined
@@ -183,17 +183,24 @@ class Engine:
             values2 = [np.array(x) @ matrix[:, j] for j in range(len(y))]
         cards1, cards2 = position.hands
         strategies = [strategy_dict(cards1, x), strategy_dict(cards2, y)]
-        card_values = [{c: float(v) for c, v in zip(cards1, values1)},
-                       {c: float(v) for c, v in zip(cards2, values2)}]
-        return Solution(position, value, strategies, card_values, matrix, self.stats(), self)
+        card_values = [{c: none_if_nan(v) for c, v in zip(cards1, values1)},
+                       {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
+        stats = self.stats()
+        stats["card_values_complete"] = complete
+        return Solution(position, value, strategies, card_values, matrix, stats, self)
 
-    def complete_replies(self, h1, h2, rows, x, y, matrix) -> None:
+    def complete_replies(self, h1, h2, rows, x, y, matrix) -> bool:
         """Make exact every entry a card's value needs: each card against the support of the
-        opponent's strategy."""
+        opponent's strategy. Runs under the solve's limits: False if one stopped it (the
+        entries left are NaN, the value and strategies stay proven)."""
         for i in range(len(h1)):
             for j in range(len(h2)):
                 if np.isnan(matrix[i, j]) and (x[i] > PROBABILITY_FLOOR or y[j] > PROBABILITY_FLOOR):
-                    matrix[i, j] = self.search.entry_value(h1, h2, rows, h1[i], h2[j])
+                    value = self.search.entry_value(h1, h2, rows, h1[i], h2[j])
+                    if self.search.aborted:
+                        return False
+                    matrix[i, j] = value
+        return True
 
     def full_matrix(self, position: Position) -> np.ndarray:
         h1, h2, rows = self.ranks.state(position)
@@ -244,6 +251,10 @@ def play(position: Position, cards: Sequence[int], row: Optional[int] = None):
     child = Position.create(new_rows, hands, [p + q for p, q in zip(position.penalties, penalties)],
                             position.deck)
     return child, penalties
+
+
+def none_if_nan(value: float) -> Optional[float]:
+    return None if np.isnan(value) else float(value)
 
 
 def strategy_dict(cards: Sequence[int], probabilities: Sequence[float]) -> Dict[int, float]:

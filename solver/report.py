@@ -19,7 +19,8 @@ def card_losses(solution: Solution) -> List[Dict[int, float]]:
     losses = []
     for k, values in enumerate(solution.card_values):
         sign = 1 if k == 0 else -1
-        losses.append({c: clean(sign * (solution.value - v)) for c, v in values.items()})
+        losses.append({c: None if v is None else clean(sign * (solution.value - v))
+                       for c, v in values.items()})
     return losses
 
 
@@ -56,6 +57,9 @@ def format_card_values(solution: Solution) -> List[str]:
         lines.append(f"  {player_name(k)}")
         for card, value in sorted(values.items()):
             note = f"played {strategy[card]:.1%}" if card in strategy else ""
+            if value is None:
+                lines.append(f"    {card:>3}  value not computed within the limit  {note}".rstrip())
+                continue
             lines.append(f"    {card:>3}  value {value:>9.4f}  loses {losses[k][card]:>7.4f}  {note}"
                          .rstrip())
     return lines
