@@ -329,7 +329,11 @@ def with_progress(run: Callable[[Progress], Any]) -> Any:
               help="Write the equilibrium strategy graph (Gephi or Graphviz).")
 @click.option("--depth", type=click.IntRange(1, 10), default=None,
               help="Turns in the graph (default 2; needs --graph).")
-def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_path, depth):
+@click.option("--threads", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="2: a helper search on the second core shares the table (faster on big"
+                   " positions; node counts then vary from run to run).")
+def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_path, depth,
+          threads):
     """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
@@ -353,7 +357,8 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_pat
         check_graph_path(graph_path)
         check_writable(graph_path)
     game = load_position(position)
-    solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb, progress))
+    solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb,
+                                                          progress, threads))
     if graph_path is not None:
         write_graph(solution.graph(depth or 2), graph_path)
     click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))
