@@ -1,36 +1,88 @@
 """`nimmt best`: "what should I play here?" in plain words, for each player.
 
-`advise(position, **limits)` dispatches on the kind of position: 2 players with both hands
-visible go to the exact solver (`exact_advice`); any other position (a hidden hand, 3+
-players) goes to `hidden_advice`, for now a clear refusal, to be replaced by a search player.
-Every advice is a JSON-ready dict (`--json`); `format_advice` words it.
+`advise(position, ...)` dispatches on the kind of position (`uses_exact_solver`): 2 players
+with both hands visible go to the exact solver (`exact_advice`); any other position (a hidden
+hand, 3+ players) goes to `hidden_advice`, the search player's estimates for the viewer's
+cards (`solver.mcts.analyse`). Every advice is a JSON-ready dict (`--json`); `format_advice`
+words it.
 """
+import math
+from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from .errors import NotSolvableError
-from .exact import Engine, Solution, check_solvable
+from .errors import ConfigError
+from .exact import Engine, Solution
 from .position import Position
 from .report import card_losses, clean, player_name
 from .rules import cheapest_row, row_bullheads
 
 SAME_VALUE = 1e-9
+DEFAULT_SEARCH_ITERATIONS = 100_000     # about 1 s at 4 players on one core
+
+
+@dataclass
+class SearchOptions:
+    """The budget of `hidden_advice`: `iterations` (deterministic for `seed` and `jobs`) or
+    `seconds` (wall clock, not reproducible); `jobs` trees in threads."""
+    iterations: Optional[int] = None
+    seconds: Optional[float] = None
+    seed: int = 0
+    jobs: int = 1
+
+    def __post_init__(self):
+        if self.iterations is not None and self.seconds is not None:
+            raise ConfigError("give a budget in iterations or in seconds, not both")
+        if self.iterations is None and self.seconds is None:
+            self.iterations = DEFAULT_SEARCH_ITERATIONS
+
+
+def uses_exact_solver(position: Position) -> bool:
+    return position.players == 2 and position.complete_information
 
 
 def advise(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
-           tt_mb: Optional[float] = None, progress=None) -> dict:
-    if position.players == 2 and position.complete_information:
+           tt_mb: Optional[float] = None, progress=None,
+           search: Optional[SearchOptions] = None) -> dict:
+    """The exact advice (limits `max_nodes`, `time_limit`, `tt_mb`) or the search's (`search`);
+    `progress` is the exact solver's or `analyse`'s callback accordingly."""
+    if uses_exact_solver(position):
         return exact_advice(position, max_nodes, time_limit, tt_mb, progress)
-    return hidden_advice(position)
+    return hidden_advice(position, search, progress)
 
 
-def hidden_advice(position: Position) -> dict:
-    """Positions with a hidden hand or 3+ players (to come: a search player)."""
-    try:
-        check_solvable(position)
-    except NotSolvableError as exc:
-        raise NotSolvableError("for now nimmt best needs 2 players with both hands visible"
-                               f" (the exact solver): {exc}") from None
-    raise NotSolvableError(f"no advisor for position {position.to_text()}")
+# search advice (hidden hands, 3+ players) ---------------------------------------------------
+def hidden_advice(position: Position, search: Optional[SearchOptions] = None,
+                  progress=None) -> dict:
+    """The viewer's cards (the `viewer` key, else the first visible hand) with the bullheads the
+    search expects each to cost from now to the end of the round and a 95% interval, lowest
+    first (cards not tried last); `play` is the card the search tried most (the search
+    player's choice). `progress(fraction, iterations, seconds)` while it searches."""
+    from .mcts import analyse, viewer_of
+
+    search = search or SearchOptions()
+    viewer = viewer_of(position)
+    advice = {"position": position.to_text(), "method": "search", "viewer": viewer + 1,
+              "play": None, "cards": [], "iterations": 0, "seconds": 0.0,
+              "seed": search.seed, "jobs": search.jobs}
+    if not position.hands[viewer]:
+        return advice                                   # the round is over
+    analysis = analyse(position, search.iterations, search.seconds, search.seed, search.jobs,
+                       viewer=viewer, progress=progress)
+    cards = sorted(analysis.cards, key=lambda e: (not e.visits, e.mean if e.visits else 0.0,
+                                                  e.card))
+    advice.update(play=analysis.best, iterations=analysis.iterations,
+                  seconds=analysis.seconds, cards=[card_estimate(e) for e in cards])
+    return advice
+
+
+def finite(x: float) -> Optional[float]:
+    """A float for JSON: None when not a finite number (a card too rarely tried)."""
+    return x if math.isfinite(x) else None
+
+
+def card_estimate(e) -> dict:
+    return {"card": e.card, "expected_bullheads": finite(e.mean),
+            "ci95": [finite(x) for x in e.ci95], "visits": e.visits}
 
 
 # exact advice -----------------------------------------------------------------------------
@@ -97,6 +149,8 @@ def count_text(n: int) -> str:
 
 
 def format_advice(advice: dict) -> str:
+    if advice.get("method") == "search":
+        return format_search_advice(advice)
     lines = [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player 1's,"
              " from now to the end of the round)"]
     for player in advice["players"]:
@@ -135,3 +189,25 @@ def format_row_choice(choice: dict, opponent: str) -> str:
         return (text + f", not the cheapest row {choice['cheapest_row']}"
                 f" ({count_text(choice['cheapest_bullheads'])}), which costs {cost} more in the end")
     return text + f"; row {choice['cheapest_row']}, as cheap now, costs {cost} more in the end"
+
+
+def format_search_advice(advice: dict) -> str:
+    name = player_name(advice["viewer"] - 1).capitalize()
+    if advice["play"] is None:
+        return f"{name}: nothing to play (the round is over)"
+    jobs = advice["jobs"]
+    lines = [f"{name}: play {advice['play']} (the card the search tried most)",
+             f"search: {advice['iterations']:,} iterations in {advice['seconds']:.2f} s,"
+             f" seed {advice['seed']}, {jobs} job{'s' if jobs > 1 else ''}",
+             "bullheads expected from now to the end of the round, lowest first:",
+             "card  bullheads  95% interval          tried"]
+    lines += [format_card_estimate(card) for card in advice["cards"]]
+    return "\n".join(lines)
+
+
+def format_card_estimate(card: dict) -> str:
+    mean, (lo, hi), visits = card["expected_bullheads"], card["ci95"], card["visits"]
+    if mean is None:
+        return f"{card['card']:>4}  not tried: the budget is too small"
+    interval = f"[{lo:.2f}, {hi:.2f}]" if lo is not None else "-"
+    return f"{card['card']:>4}  {mean:>9.2f}  {interval:<16}  {visits:>7,}"

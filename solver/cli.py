@@ -20,7 +20,7 @@ from .position import Position, load_position
 from .record import TurnOutcome, load_record, replay_steps
 from .render import render_position, render_row
 from .rules import GameConfig, row_bullheads
-from .tournament import format_table, run_tournament
+from .tournament import bar, format_table, run_tournament
 
 INPUT_ERROR = 2
 LIMIT_REACHED = 3      # a search limit stopped the solver before the value was proven
@@ -377,22 +377,86 @@ def check_writable(path: str) -> None:
         raise errors.NimmtError(f"cannot write {path!r}: no writable directory {directory!r}")
 
 
+class SearchProgress:
+    """The search's progress bar on stderr, redrawn in place and erased at the end; drawn only
+    when stderr is a terminal."""
+
+    def __init__(self):
+        self.stream = click.get_text_stream("stderr")
+        self.tty = self.stream.isatty()
+        self.shown = False
+
+    def __call__(self, fraction: float, iterations: int, seconds: float) -> None:
+        if not self.tty:
+            return
+        self.stream.write(f"\r{bar(fraction)} thinking: {iterations:,} iterations,"
+                          f" {seconds:.1f} s ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def check_options_apply(exact: bool, given: dict) -> None:
+    """Refuse an option of the other method: the exact solver's limits on a position that goes
+    to the search, or a search budget on one that goes to the exact solver."""
+    if exact:
+        wrong = [name for name in ("--iterations", "--seconds", "--seed", "--jobs")
+                 if given[name] is not None]
+        why = "the exact solver answers this position (2 players, both hands visible)"
+    else:
+        wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size") if given[name]]
+        why = "the search answers this position (a hidden hand or 3+ players)"
+    if wrong:
+        raise errors.NimmtError(f"{', '.join(wrong)} cannot be used here: {why}")
+
+
 @main.command()
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
 @solver_options
-def best(position, as_json, max_nodes, time_limit, tt_mb):
-    """What should each player play in POSITION? Cards with their probabilities, what each
-    other card costs, and which row to take with a card lower than every row end.
+@click.option("--iterations", type=click.IntRange(1), default=None,
+              help="Search budget in iterations (hidden hands; default 100,000, reproducible).")
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Search budget in seconds (hidden hands; not reproducible).")
+@click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Search trees in threads, one per core (default 1).")
+def best(position, as_json, max_nodes, time_limit, tt_mb, iterations, seconds, seed, jobs):
+    """What should be played in POSITION?
 
-    For now POSITION needs 2 players with both hands visible (the exact solver).
+    2 players with both hands visible: the exact solver, for each player: cards with their
+    probabilities, what each other card costs, and which row to take with a card lower than
+    every row end (limits: --max-nodes, --time-limit, --tt-size).
+
+    A hidden hand (null or ?) or 3+ players: the search player, for the viewer (the
+    position's `viewer` key, else the first visible hand): each card with the bullheads it
+    is expected to cost to the end of the round and a 95% interval, best first (budget:
+    --iterations or --seconds; --seed, --jobs). A progress bar shows on a terminal.
 
     \b
-    Example:
+    Examples:
       nimmt best positions/example.json
+      echo '104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?' | nimmt best - --seconds 2
     """
-    from .advice import advise, format_advice
+    from .advice import SearchOptions, advise, format_advice, uses_exact_solver
 
     game = load_position(position)
-    advice = with_progress(lambda progress: advise(game, max_nodes, time_limit, tt_mb, progress))
+    exact = uses_exact_solver(game)
+    check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
+                                "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
+                                "--time-limit": time_limit, "--tt-size": tt_mb})
+    if exact:
+        advice = with_progress(lambda progress: advise(game, max_nodes, time_limit, tt_mb,
+                                                       progress))
+    else:
+        search = SearchOptions(iterations, seconds, seed or 0, jobs or 1)
+        progress = SearchProgress()
+        try:
+            advice = advise(game, progress=progress, search=search)
+        finally:
+            progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))

@@ -154,6 +154,12 @@ def format_table(summary: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def bar(fraction: float, width: int = 30) -> str:
+    """`[#######.......]`: a progress bar `fraction` (0..1) of the way."""
+    filled = int(width * min(1.0, max(0.0, fraction)))
+    return f"[{'#' * filled}{'.' * (width - filled)}]"
+
+
 class ProgressBar:
     """`[#######.........]  12/40 games  3.1 s  ETA 7 s` on stderr, redrawn in place (a new
     line per tenth of the way when stderr is not a terminal)."""
@@ -172,9 +178,8 @@ class ProgressBar:
         if not self.tty and tenth == self.last_tenth and done < self.total:
             return
         self.last_tenth = tenth
-        filled = self.WIDTH * done // self.total
         eta = elapsed / done * (self.total - done) if done else 0.0
-        line = (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {done:>{len(str(self.total))}}"
+        line = (f"{bar(done / self.total, self.WIDTH)} {done:>{len(str(self.total))}}"
                 f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
         self.stream.write(("\r" + line) if self.tty else line + "\n")
         self.stream.flush()

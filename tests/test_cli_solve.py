@@ -86,11 +86,13 @@ def test_card_losses_shown():
 
 
 BAD = [
+    ("{not json", "invalid JSON"),
+    ("[1, 2]", "JSON object"),
+]
+NOT_FOR_THE_EXACT_SOLVER = [      # `best` answers these with the search (test_cli_best_search)
     (json.dumps({"deck": 24, "rows": [[1], [2], [3], [4]],
                  "hands": [[5, 6], [7, 8], [9, 10]]}), "3"),
     (json.dumps({"deck": 24, "rows": [[1], [2], [3], [4]], "hands": [[5, 6], None]}), "unseen"),
-    ("{not json", "invalid JSON"),
-    ("[1, 2]", "JSON object"),
 ]
 
 
@@ -98,6 +100,12 @@ BAD = [
 @pytest.mark.parametrize("text,word", BAD)
 def test_bad_input_one_line_exit_2(command, text, word):
     line = one_error_line(run([command, "-"], text), 2)
+    assert word in line
+
+
+@pytest.mark.parametrize("text,word", NOT_FOR_THE_EXACT_SOLVER)
+def test_solve_refuses_hidden_or_3_players(text, word):
+    line = one_error_line(run(["solve", "-"], text), 2)
     assert word in line
 
 
@@ -217,10 +225,10 @@ def test_best_json():
     assert choice["cheapest_row_costs_more"] == pytest.approx(2.0)
 
 
-def test_best_hidden_hand_refused_in_one_line():
+def test_best_hidden_hand_goes_to_the_search():      # more in test_cli_best_search.py
     text = "104; 9 24 29, 11 12 13 14 15, 60, 81; 3 47 70, ?, ?; 0 5 2"
-    line = one_error_line(run(["best", "-"], text), 2)
-    assert "2 players with both hands visible" in line
+    result = run(["best", "-", "--iterations", "300"], text)
+    assert result.exit_code == 0 and result.stdout.startswith("Player 1: play ")
 
 
 def test_round_over():

@@ -1,0 +1,104 @@
+"""`nimmt best` on hidden-information positions (the search player): JSON shape, text,
+determinism for a seed and an iteration budget, a time budget kept, bad input exit 2."""
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from solver.cli import main
+
+FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
+TEN_PLAYERS = ("104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, "
+               + ", ".join(["?"] * 9) + "; " + " ".join(["0"] * 10))
+TWO_PLAYERS_HIDDEN = "24; 20, 22, 15, 23; 1 2 9, ?; 0 0"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def best_json(position, *options):
+    result = run(["best", "-", "--json", *options], position)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_json_shape_cards_ranked_by_expected_bullheads():
+    data = best_json(FOUR_PLAYERS, "--iterations", "3000", "--seed", "1")
+    assert data["method"] == "search" and data["viewer"] == 1
+    assert data["iterations"] == 3000 and data["seconds"] > 0
+    assert (data["seed"], data["jobs"]) == (1, 1)
+    cards = data["cards"]
+    assert sorted(c["card"] for c in cards) == [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
+    assert sum(c["visits"] for c in cards) == 3000
+    means = [c["expected_bullheads"] for c in cards]
+    assert means == sorted(means)
+    for c in cards:
+        lo, hi = c["ci95"]
+        assert lo <= c["expected_bullheads"] <= hi
+    most_tried = max(cards, key=lambda c: c["visits"])
+    assert data["play"] == most_tried["card"]
+
+
+def test_deterministic_for_a_seed_and_iterations():
+    def cards(*options):
+        return best_json(FOUR_PLAYERS, "--iterations", "2000", *options)["cards"]
+
+    assert cards("--seed", "7") == cards("--seed", "7")
+    assert cards("--seed", "7", "--jobs", "2") == cards("--seed", "7", "--jobs", "2")
+    assert cards("--seed", "7") != cards("--seed", "8")
+
+
+def test_ten_players_stay_within_a_time_budget():
+    start = time.perf_counter()
+    data = best_json(TEN_PLAYERS, "--seconds", "0.5", "--jobs", "2")
+    assert time.perf_counter() - start < 2.0
+    assert 0.3 < data["seconds"] < 0.6
+    assert data["iterations"] > 0 and len(data["cards"]) == 10
+
+
+def test_text_output_and_viewer_key():
+    result = run(["best", "-", "--iterations", "500"], TWO_PLAYERS_HIDDEN)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Player 1: play ")
+    assert lines[1].startswith("search: 500 iterations in ")
+    assert len(lines) == 4 + 3 and result.stderr == ""      # no progress bar off a terminal
+    position = {"deck": 104, "rows": [[20], [92], [65], [103]], "viewer": 2,
+                "hands": [None, [5, 10, 11], None]}
+    assert best_json(json.dumps(position), "--iterations", "300")["viewer"] == 2
+
+
+def test_round_over():
+    result = run(["best", "-"], "104; 20, 92, 65, 103; -, ?, ?; 0 0 0")
+    assert result.exit_code == 0 and "nothing to play (the round is over)" in result.stdout
+
+
+def one_error_line(result, *words):
+    assert result.exit_code == 2, (result.output, result.stderr)
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize("position, options, words", [
+    (FOUR_PLAYERS, ["--iterations", "10", "--seconds", "1"], ["not both"]),
+    (FOUR_PLAYERS, ["--iterations", "0"], ["--iterations"]),
+    (FOUR_PLAYERS, ["--seconds", "0"], ["--seconds"]),
+    (FOUR_PLAYERS, ["--jobs", "0"], ["--jobs"]),
+    (FOUR_PLAYERS, ["--max-nodes", "100"], ["--max-nodes", "search"]),
+    ("24; 20, 22, 15, 23; 1 2, 3 4; 0 0", ["--seconds", "1"], ["--seconds", "exact solver"]),
+    ("104; 20, 92, 65, 103; ?, ?, ?; 0 0 0", [], ["no hand is visible"]),
+    (json.dumps({"deck": 24, "rows": [[20], [22], [15], [23]], "played": [11],
+                 "hands": [list(range(1, 11)), None]}), [], ["unseen cards"]),
+    (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "viewer": 2,
+                 "hands": [[5, 10, 11], None, None]}), [], ["viewer", "visible"]),
+    (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "played": [200],
+                 "hands": [[5, 10, 11], None, None]}), [], ["played", "200"]),
+])
+def test_bad_input_is_one_line_exit_2(position, options, words):
+    one_error_line(run(["best", "-", *options], position), *words)
