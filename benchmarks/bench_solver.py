@@ -19,7 +19,8 @@ tests/positions_gen.py (deck 24, 2 players, both hands known):
   of the same build. Printed last, as `Nodes searched: N`.
 
     python benchmarks/bench_solver.py [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
-        [--deals N] [--time-limit S] [--json PATH]
+        [--deals N] [--time-limit S] [--matrices N] [--json PATH]
+    python benchmarks/bench_solver.py --from-json PATH     # the tables of a saved run
 """
 import argparse
 import hashlib
@@ -56,6 +57,7 @@ ABLATIONS = {
 BACKWARD_INDUCTION = "both off"           # the issue's "plain backward induction"
 SIGNATURE_SEED, SIGNATURE_SIZES, SIGNATURE_COUNT = 1, (6, 7), 4
 MATRIX_SEED, RANDOM_MATRIX_SIZES, MATRIX_ENTRIES = 2016, range(2, 11), (-20, 20)
+NO_BOUND = 1000.0                         # the search's "unknown" bound (a round holds <= 171)
 AGREEMENT = 1e-9                          # matgame and HiGHS values must agree this closely
 TARGETS = {"backward_induction_ratio_7": 100, "highs_ratio": 300}
 DEFAULT_JSON = os.path.join(HERE, "results", "bench_solver.json")
@@ -107,7 +109,7 @@ def describe(run: Run, time_limit: float) -> str:
     if run.solved:
         return f"{run.value:.6f}"
     lower, upper = run.bounds or (None, None)
-    if lower is None or lower < -1e17 or upper > 1e17:
+    if lower is None or upper is None or lower <= -NO_BOUND or upper >= NO_BOUND:
         return f"not solved within {time_limit:g} s; no bounds proven"
     return f"not solved within {time_limit:g} s; value in [{lower:.4g}, {upper:.4g}]"
 
@@ -285,6 +287,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--matrices", type=int, default=None,
                         help="random matrices per size 2..10 (default 50)")
     parser.add_argument("--json", default=DEFAULT_JSON, help=f"output (default {DEFAULT_JSON})")
+    parser.add_argument("--from-json", metavar="PATH",
+                        help="print the tables of a saved run instead of measuring")
     parser.add_argument("--quick", action="store_true",
                         help="3 positions of 6 and 7 cards, no deals, ablations on 6 cards, "
                              "10 matrices per size: about half a minute")
@@ -327,7 +331,8 @@ def measure_ablations(args, runs: Dict[int, List[Run]]) -> Dict[int, Dict[str, d
     return out
 
 
-def report(args, results: dict) -> None:
+def report(results: dict) -> None:
+    args = argparse.Namespace(**results["options"])
     print(f"\n{machine_line(results['machine'])}")
     print(f"search build sha256 {results['build']['sha256'][:12]}; seed {args.seed},"
           f" per-position limit {args.time_limit:g} s, one core\n")
@@ -367,6 +372,10 @@ def report(args, results: dict) -> None:
 
 def main(argv=None) -> None:
     args = parse_args(argv)
+    if args.from_json:
+        with open(args.from_json) as saved:
+            report(json.load(saved))
+        return
     real_matrices: list = []
     runs = measure_sizes(args, real_matrices)
     ablations = measure_ablations(args, runs)
@@ -391,7 +400,7 @@ def main(argv=None) -> None:
     os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
     with open(args.json, "w") as out:
         json.dump(results, out, indent=1)
-    report(args, results)
+    report(results)
     print(f"(all numbers in {os.path.relpath(args.json)})", file=sys.stderr)
 
 
