@@ -16,7 +16,10 @@ decoupled selection for the simultaneous moves:
 - a too-low card's row (0..3) is a decision too: a UCB1 bandit of its owner at an intermediate
   node keyed by the node and the turn's cards (the owner sees every card of the turn);
 - one node is added per iteration, then a playout (random or heuristic) ends the round;
-- each seat's reward is minus the bullheads it takes from the root to the end of the round.
+- each seat's reward is minus the bullheads it takes from the root to the end of the round
+  (`reward="own"`), or minus that less the mean of the other seats' (`reward="relative"`:
+  for 2 players, the zero-sum game of the exact solver, player 2's bullheads minus player
+  1's). The root statistics (`root_stats`) are always of the seat's own bullheads.
 """
 import numpy as np
 
@@ -33,6 +36,7 @@ from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take
 
 SEED_MASK = (1 << 64) - 1
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
+REWARDS = ("own", "relative")
 
 
 def policy_code(policy):
@@ -259,8 +263,9 @@ cdef enum:
 cdef class Search:
     """The ISMCTS tree of one observer (see the module docstring). `run` adds iterations;
     statistics accumulate across calls, so running in chunks gives the same result.
-    `c`: UCB1 exploration in bullheads; `max_arms`: the memory cap (24 bytes an arm): once
-    reached, iterations stop descending below the root's children.
+    `c`: UCB1 exploration in bullheads; `reward`: own or relative (module docstring);
+    `max_arms`: the memory cap (32 bytes an arm): once reached, iterations stop descending
+    below the root's children.
 
     Node keys of children are 64-bit hashes of (parent, the turn's cards, the row taken): a
     collision (odds about 2**-64 per pair of nodes) would merge two histories."""
@@ -277,11 +282,13 @@ cdef class Search:
     cdef int* arm_avail
     cdef double* arm_sum
     cdef double* arm_sumsq
+    cdef double* arm_cost      # what selection minimizes (own bullheads, or relative)
+    cdef int relative
     cdef readonly long long iterations
     cdef int max_arms
 
     def __cinit__(self, Determinizer det, int viewer, seed=0, double c=4.0, policy="heuristic",
-                  int max_arms=2000000):
+                  int max_arms=2000000, reward="own"):
         self.det = det
         if not 0 <= viewer < det.template.players:
             raise ValueError(f"viewer {viewer} is not a seat of {det.template.players}")
@@ -289,13 +296,17 @@ cdef class Search:
         self.rng = <uint64_t>(int(seed) & SEED_MASK)
         self.c = c
         self.policy = policy_code(policy)
+        if reward not in REWARDS:
+            raise ValueError(f"unknown reward {reward!r} (own or relative)")
+        self.relative = reward == "relative"
         self.arm_cap = 1 << 12
         self.arm_n = <int*>malloc(self.arm_cap * sizeof(int))
         self.arm_avail = <int*>malloc(self.arm_cap * sizeof(int))
         self.arm_sum = <double*>malloc(self.arm_cap * sizeof(double))
         self.arm_sumsq = <double*>malloc(self.arm_cap * sizeof(double))
+        self.arm_cost = <double*>malloc(self.arm_cap * sizeof(double))
         if (table_init(&self.nodes, 12) < 0 or table_init(&self.arms, 13) < 0
-                or self.arm_n == NULL or self.arm_sumsq == NULL):
+                or self.arm_n == NULL or self.arm_sumsq == NULL or self.arm_cost == NULL):
             raise MemoryError()
         self.node_count = 1        # node 0: the root
         self.arm_count = 0
@@ -309,6 +320,7 @@ cdef class Search:
         free(self.arm_avail)
         free(self.arm_sum)
         free(self.arm_sumsq)
+        free(self.arm_cost)
 
     cdef int arm(self, int node, int player, int card) noexcept nogil:
         """The arm of `player` playing `card` (or a row) at `node`, created if new; -1: no memory."""
@@ -330,6 +342,7 @@ cdef class Search:
         self.arm_avail[a] = 0
         self.arm_sum[a] = 0.0
         self.arm_sumsq[a] = 0.0
+        self.arm_cost[a] = 0.0
         self.arms.keys[slot] = key
         self.arms.values[slot] = a
         self.arms.count += 1
@@ -353,6 +366,10 @@ cdef class Search:
         if d == NULL:
             return -1
         self.arm_sumsq = d
+        d = <double*>realloc(self.arm_cost, cap * sizeof(double))
+        if d == NULL:
+            return -1
+        self.arm_cost = d
         self.arm_cap = cap
         return 0
 
@@ -394,7 +411,7 @@ cdef class Search:
                 chosen_arm[0] = a
                 return i
             n = self.arm_n[a]
-            score = -self.arm_sum[a] / n + self.c * sqrt(log(<double>self.arm_avail[a]) / n)
+            score = -self.arm_cost[a] / n + self.c * sqrt(log(<double>self.arm_avail[a]) / n)
             if score > best_score:
                 best_score = score
                 best = i
@@ -412,7 +429,7 @@ cdef class Search:
         cdef int rows_opt[N_ROWS]
         cdef int depth = 0, node = 0, k, i, low, r, a, rownode, created
         cdef uint64_t h
-        cdef double pen
+        cdef double pen, total
         self.det.sample(&s, &self.rng)
         for r in range(N_ROWS):
             rows_opt[r] = ROW_ARM + r
@@ -455,6 +472,9 @@ cdef class Search:
             if created:
                 break
         playout(&s, &self.rng, self.policy)
+        total = 0.0
+        for k in range(s.players):
+            total += s.penalties[k] - self.det.template.penalties[k]
         for i in range(depth):
             k = path_player[i]
             a = path_arm[i]
@@ -462,6 +482,10 @@ cdef class Search:
             self.arm_n[a] += 1
             self.arm_sum[a] += pen
             self.arm_sumsq[a] += pen * pen
+            if self.relative and s.players > 1:
+                self.arm_cost[a] += pen - (total - pen) / (s.players - 1)
+            else:
+                self.arm_cost[a] += pen
         return 0
 
     def run(self, long long iterations=0, double seconds=0.0):
@@ -505,7 +529,7 @@ cdef class Search:
 
     @property
     def memory_bytes(self):
-        return (self.arm_cap * 24 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
+        return (self.arm_cap * 32 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
 
 
 # the row choice of a too-low card -------------------------------------------------------------

@@ -110,13 +110,14 @@ class Budget:
 
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
                jobs: int = 1, c: float = 4.0, policy: str = "heuristic",
-               progress: Optional[Callable[[float, int, float], None]] = None):
+               progress: Optional[Callable[[float, int, float], None]] = None,
+               reward: str = "own"):
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
     Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
     `progress(fraction, iterations, seconds)` is called from this thread while it runs."""
     jobs = max(1, int(jobs))
-    trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy)
-             for j in range(jobs)]
+    trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy,
+                    reward=reward) for j in range(jobs)]
     start = time.perf_counter()
     if budget.iterations is not None:
         shares = [budget.iterations // jobs + (j < budget.iterations % jobs) for j in range(jobs)]
@@ -159,14 +160,20 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
                 progress(min(1.0, fraction), done, elapsed)
     if errors_seen:
         raise errors_seen[0]
+    return (merged_root_stats(trees, viewer), sum(t.iterations for t in trees),
+            time.perf_counter() - start, trees)
+
+
+def merged_root_stats(trees: Sequence[Search], seat: int) -> Dict[int, List[float]]:
+    """`seat`'s root statistics added over the trees: {card: [visits, sum, sum of squares]}."""
     merged: Dict[int, List[float]] = {}
     for tree in trees:
-        for card, (n, s, q) in tree.root_stats(viewer).items():
+        for card, (n, s, q) in tree.root_stats(seat).items():
             acc = merged.setdefault(card, [0, 0.0, 0.0])
             acc[0] += n
             acc[1] += s
             acc[2] += q
-    return merged, sum(t.iterations for t in trees), time.perf_counter() - start, trees
+    return merged
 
 
 def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> List[CardEstimate]:
@@ -246,6 +253,34 @@ def analyse(position: Position, iterations: Optional[int] = None,
     return Analysis(viewer, rank_cards(hands[viewer], stats), done, elapsed,
                     {"trees": len(trees), "nodes": sum(t.node_count for t in trees),
                      "policy": policy, "c": c})
+
+
+def root_strategies(position: Position, iterations: Optional[int] = None,
+                    seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1,
+                    c: float = 4.0, policy: str = "heuristic",
+                    reward: str = "own") -> List[Optional[Dict[int, float]]]:
+    """The search's root mixed strategy of every seat with a visible hand ({card: share of the
+    root visits}; None for a hidden hand): how the search player would play here, as one
+    strategy (for measuring it against the exact equilibrium of a 2-player position). The
+    viewer of the tree is the first visible hand; with every hand visible the tree is the
+    same whatever the viewer."""
+    viewer = viewer_of(position)
+    hands = [None if h is None else list(h) for h in position.hands]
+
+    def make_det() -> Determinizer:
+        return Determinizer([list(r) for r in position.rows], hands, unseen_pool(position),
+                            position.hand_size, list(position.penalties))
+
+    _, _, _, trees = run_search(make_det, viewer, Budget(iterations, seconds), seed, jobs, c,
+                                policy, reward=reward)
+    return [None if hand is None else visit_shares(hand, merged_root_stats(trees, k))
+            for k, hand in enumerate(hands)]
+
+
+def visit_shares(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> Dict[int, float]:
+    visits = {card: stats.get(card, (0,))[0] for card in hand}
+    total = sum(visits.values())
+    return {card: (n / total if total else 1 / len(hand)) for card, n in visits.items()}
 
 
 # the player --------------------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""How far the search player's root strategy is from the equilibrium, on 2-player positions.
+
+Issue 4's target: on 2-player 24-card positions (complete information), with the hand-over
+to the exact solver switched off, the search player's root strategy loses on average less
+than 0.5 bullheads against the equilibrium. For each seeded position (tests/positions_gen.py
+`random_midround`, h cards per hand):
+- the exact value v and the root matrix M (solver.exact: M[i, j] is the value of the round
+  when player 1 plays its i-th card and player 2 its j-th, both then playing perfectly;
+  player 1 maximizes player 2's bullheads minus its own);
+- the search's root strategies x, y of both players (`solver.mcts.root_strategies`: the
+  share of the root visits of each card, one tree, the given iterations, no hand-over);
+- the loss (exploitability) of each: v − min_j x·M[:, j] for player 1, max_i M[i, :]·y − v
+  for player 2; and the same for the card the search player actually plays (its most
+  visited card, a pure strategy).
+Prints a markdown table by hand size and budget, writes JSON to benchmarks/results/.
+
+    python benchmarks/bench_mcts_quality.py [--sizes 4 5 6 7] [--positions 10]
+        [--budgets 1000 10000 50000] [--seed 1] [--policy heuristic] [--c 4]
+        [--reward relative|own] [--json FILE]
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from statistics import mean
+from typing import Dict, List, Sequence
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, HERE)
+
+from _common import machine_info, machine_line, markdown_table  # noqa: E402
+from positions_gen import random_midround  # noqa: E402
+from solver.exact import Engine  # noqa: E402
+from solver.mcts import derive_seed, root_strategies  # noqa: E402
+from solver.position import Position  # noqa: E402
+
+DEFAULT_JSON = os.path.join(HERE, "results", "bench_mcts_quality.json")
+TARGET = 0.5
+
+
+def positions(size: int, count: int, seed: int) -> List[Position]:
+    """`count` mid-round positions with `size` cards per hand (not over: no forced plays)."""
+    return [random_midround(random.Random(f"{seed}/{size}/{i}"), size) for i in range(count)]
+
+
+def as_vector(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
+    return np.array([strategy.get(card, 0.0) for card in hand])
+
+
+def losses(matrix: np.ndarray, value: float, x: np.ndarray, y: np.ndarray) -> List[float]:
+    """What each player's strategy loses against its best-responding opponent."""
+    return [float(value - (x @ matrix).min()), float((matrix @ y).max() - value)]
+
+
+def most_visited(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
+    best = max(hand, key=lambda card: (strategy[card], -card))
+    return as_vector({best: 1.0}, hand)
+
+
+def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
+            c: float, reward: str) -> dict:
+    engine = Engine(position)
+    start = time.perf_counter()
+    value = engine.solve(position).value
+    matrix = engine.full_matrix(position)
+    exact_seconds = time.perf_counter() - start
+    hands = position.hands
+    runs = []
+    for budget in budgets:
+        start = time.perf_counter()
+        strategies = root_strategies(position, iterations=budget, policy=policy, c=c,
+                                     reward=reward, seed=derive_seed(seed, budget))
+        seconds = time.perf_counter() - start
+        x, y = (as_vector(s, h) for s, h in zip(strategies, hands))
+        pure = losses(matrix, value, most_visited(strategies[0], hands[0]),
+                      most_visited(strategies[1], hands[1]))
+        runs.append({"iterations": budget, "seconds": seconds,
+                     "loss": losses(matrix, value, x, y), "loss_most_visited": pure,
+                     "strategies": [{str(k): p for k, p in s.items()} for s in strategies]})
+    return {"position": position.to_text(), "value": value, "exact_seconds": exact_seconds,
+            "runs": runs}
+
+
+def summary_rows(results: dict) -> List[list]:
+    rows = []
+    for size, items in results["sizes"].items():
+        for b, budget in enumerate(results["options"]["budgets"]):
+            runs = [item["runs"][b] for item in items]
+            mixed = [loss for r in runs for loss in r["loss"]]
+            pure = [loss for r in runs for loss in r["loss_most_visited"]]
+            rows.append([size, f"{budget:,}", len(items),
+                         f"{mean(r['loss'][0] for r in runs):.3f}",
+                         f"{mean(r['loss'][1] for r in runs):.3f}",
+                         f"{mean(mixed):.3f}", f"{max(mixed):.2f}", f"{mean(pure):.3f}",
+                         f"{1000 * mean(r['seconds'] for r in runs):.0f}"])
+    return rows
+
+
+HEADERS = ["cards", "iterations", "positions", "loss P1", "loss P2", "mean loss", "max loss",
+           "mean loss, most visited card", "ms per search"]
+
+
+def overall(results: dict) -> List[list]:
+    rows = []
+    for b, budget in enumerate(results["options"]["budgets"]):
+        mixed = [loss for items in results["sizes"].values() for item in items
+                 for loss in item["runs"][b]["loss"]]
+        rows.append([f"{budget:,}", f"{mean(mixed):.3f}",
+                     "met" if mean(mixed) < TARGET else "NOT met"])
+    return rows
+
+
+def report(results: dict) -> None:
+    o = results["options"]
+    print(f"\n{machine_line(results['machine'])}")
+    print(f"seed {o['seed']}, {o['positions']} positions per hand size, playouts {o['policy']},"
+          f" c {o['c']}, reward {o['reward']}; loss in bullheads (exact value minus the worst case of the strategy)\n")
+    print(markdown_table(HEADERS, summary_rows(results)))
+    print(f"\nAll hand sizes (target: mean loss < {TARGET}):\n")
+    print(markdown_table(["iterations", "mean loss", "target"], overall(results)))
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 5, 6, 7])
+    parser.add_argument("--positions", type=int, default=10, help="per hand size")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 10000, 50000])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
+    parser.add_argument("--c", type=float, default=4.0, help="UCB exploration")
+    parser.add_argument("--reward", default="relative", choices=["own", "relative"],
+                        help="what the search minimizes: own bullheads, or own minus the"
+                             " opponent's (the exact solver's zero-sum game)")
+    parser.add_argument("--json", default=DEFAULT_JSON, help="results file")
+    return parser.parse_args(argv)
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)
+    results = {"machine": machine_info(), "options": vars(args), "sizes": {}}
+    start = time.perf_counter()
+    for size in args.sizes:
+        results["sizes"][str(size)] = [
+            measure(p, args.budgets, f"{args.seed}/{size}/{i}", args.policy, args.c,
+                    args.reward)
+            for i, p in enumerate(positions(size, args.positions, args.seed))]
+        print(f"{size} cards: done, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    results["seconds"] = time.perf_counter() - start
+    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+    with open(args.json, "w") as f:
+        json.dump(results, f, indent=1)
+    report(results)
+    print(f"\n{results['seconds']:.0f} s in all; results in {os.path.relpath(args.json)}")
+
+
+if __name__ == "__main__":
+    main()
