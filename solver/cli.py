@@ -164,7 +164,7 @@ class TerminalPlayer(Player):
 
     def __init__(self, names: List[str]):
         self.names = names
-        self.stdin = click.get_text_stream("stdin")
+        self.stdin = sys.stdin
 
     def choose_card(self, view: PlayerView) -> int:
         click.echo()
@@ -285,7 +285,7 @@ class Progress:
     DELAY = 1.0
 
     def __init__(self):
-        self.stream = click.get_text_stream("stderr")
+        self.stream = sys.stderr
         self.shown = False
 
     def __call__(self, stats: dict, seconds: float) -> None:
@@ -382,7 +382,7 @@ class SearchProgress:
     when stderr is a terminal."""
 
     def __init__(self):
-        self.stream = click.get_text_stream("stderr")
+        self.stream = sys.stderr
         self.tty = self.stream.isatty()
         self.shown = False
 
