@@ -31,3 +31,22 @@ def certify(matrix, x, y):
     cdef double[::1] xv = np.ascontiguousarray(x, dtype=np.float64)
     cdef double[::1] yv = np.ascontiguousarray(y, dtype=np.float64)
     return guarantee_gap(&a[0, 0], a.shape[0], a.shape[1], a.shape[1], &xv[0], &yv[0])
+
+
+def time_solve_batch(matrices, int repeats=1):
+    """Seconds per solve of the C routine itself (no Python call per matrix), over a batch
+    of equally shaped matrices (a 3-D array): what the search pays for a node's game."""
+    from time import perf_counter
+    cdef double[:, :, ::1] a = np.ascontiguousarray(matrices, dtype=np.float64)
+    cdef int count = a.shape[0], m = a.shape[1], n = a.shape[2], r, t
+    if count == 0 or not (1 <= m <= MAX_ACTIONS and 1 <= n <= MAX_ACTIONS):
+        raise ValueError(f"a non-empty batch of 1..10 x 1..10 matrices needed, got {a.shape}")
+    cdef double x[MAX_ACTIONS]
+    cdef double y[MAX_ACTIONS]
+    cdef double sink = 0.0
+    start = perf_counter()
+    with nogil:
+        for r in range(repeats):
+            for t in range(count):
+                sink += solve_game(&a[t, 0, 0], m, n, n, x, y)
+    return (perf_counter() - start) / (count * repeats)
