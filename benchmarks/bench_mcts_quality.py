@@ -8,7 +8,8 @@ than 0.5 bullheads against the equilibrium. For each seeded position (tests/posi
   when player 1 plays its i-th card and player 2 its j-th, both then playing perfectly;
   player 1 maximizes player 2's bullheads minus its own);
 - the search's root strategies x, y of both players (`solver.mcts.root_strategies`: the
-  share of the root visits of each card, one tree, the given iterations, no hand-over);
+  share of the root visits of each card, or with --selection rm the average strategy of
+  regret matching; one tree, the given iterations, no hand-over);
 - the loss (exploitability) of each: v − min_j x·M[:, j] for player 1, max_i M[i, :]·y − v
   for player 2; and the same for the card the search player actually plays (its most
   visited card, a pure strategy).
@@ -16,7 +17,7 @@ Prints a markdown table by hand size and budget, writes JSON to benchmarks/resul
 
     python benchmarks/bench_mcts_quality.py [--sizes 4 5 6 7] [--positions 10]
         [--budgets 1000 10000 50000] [--seed 1] [--policy heuristic] [--c 4]
-        [--reward relative|own] [--json FILE]
+        [--reward relative|own] [--selection ucb|rm|rm+] [--gamma 0.1] [--json FILE]
 """
 import argparse
 import json
@@ -63,7 +64,7 @@ def most_visited(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
 
 
 def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
-            c: float, reward: str) -> dict:
+            c: float, reward: str, selection: str = "ucb", gamma: float = 0.1) -> dict:
     engine = Engine(position)
     start = time.perf_counter()
     value = engine.solve(position).value
@@ -74,7 +75,8 @@ def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
     for budget in budgets:
         start = time.perf_counter()
         strategies = root_strategies(position, iterations=budget, policy=policy, c=c,
-                                     reward=reward, seed=derive_seed(seed, budget))
+                                     reward=reward, seed=derive_seed(seed, budget),
+                                     selection=selection, gamma=gamma)
         seconds = time.perf_counter() - start
         x, y = (as_vector(s, h) for s, h in zip(strategies, hands))
         pure = losses(matrix, value, most_visited(strategies[0], hands[0]),
@@ -119,7 +121,8 @@ def report(results: dict) -> None:
     o = results["options"]
     print(f"\n{machine_line(results['machine'])}")
     print(f"seed {o['seed']}, {o['positions']} positions per hand size, playouts {o['policy']},"
-          f" c {o['c']}, reward {o['reward']}; loss in bullheads (exact value minus the worst case of the strategy)\n")
+          f" c {o['c']}, reward {o['reward']}, selection {o.get('selection', 'ucb')}"
+          f" (gamma {o.get('gamma', 0.1)}); loss in bullheads (exact value minus the worst case of the strategy)\n")
     print(markdown_table(HEADERS, summary_rows(results)))
     print(f"\nAll hand sizes (target: mean loss < {TARGET}):\n")
     print(markdown_table(["iterations", "mean loss", "target"], overall(results)))
@@ -136,6 +139,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--reward", default="relative", choices=["own", "relative"],
                         help="what the search minimizes: own bullheads, or own minus the"
                              " opponent's (the exact solver's zero-sum game)")
+    parser.add_argument("--selection", default="ucb", choices=["ucb", "rm", "rm+"],
+                        help="the search's selection: UCB1 (strategy: visit shares) or regret"
+                             " matching (strategy: the average strategy)")
+    parser.add_argument("--gamma", type=float, default=0.1,
+                        help="regret matching: the uniform exploration mixed in")
     parser.add_argument("--json", default=DEFAULT_JSON, help="results file")
     return parser.parse_args(argv)
 
@@ -147,7 +155,7 @@ def main(argv=None) -> None:
     for size in args.sizes:
         results["sizes"][str(size)] = [
             measure(p, args.budgets, f"{args.seed}/{size}/{i}", args.policy, args.c,
-                    args.reward)
+                    args.reward, args.selection, args.gamma)
             for i, p in enumerate(positions(size, args.positions, args.seed))]
         print(f"{size} cards: done, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     results["seconds"] = time.perf_counter() - start

@@ -20,6 +20,21 @@ decoupled selection for the simultaneous moves:
   (`reward="own"`), or minus that less the mean of the other seats' (`reward="relative"`:
   for 2 players, the zero-sum game of the exact solver, player 2's bullheads minus player
   1's). The root statistics (`root_stats`) are always of the seat's own bullheads.
+
+Selection (`selection=`):
+- "ucb" (default): UCB1 as above; the search's strategy is the share of the visits.
+- "rm": regret matching (SM-MCTS with regret matching, Lanctot, Lisy & Winands 2013): at
+  each node each seat keeps a cumulative regret per card (per row at a row node); it plays
+  sigma = the positive regrets normalized (uniform if none), mixed with `gamma` uniform
+  exploration: p = (1 - gamma) sigma + gamma / K. After the playout, with u the sampled
+  reward (minus the cost), a its card and b a baseline (the mean reward of that seat at that
+  node so far, a control variate: the estimates stay unbiased), every available card i gets
+  regret b - u, and a gets (u - b) / p_a more (the importance-sampled estimate of a's reward
+  minus u). The search's strategy is the AVERAGE strategy: sigma summed over the iterations
+  (`root_policy`), not the visits.
+- "rm+": the same with regret matching+ (Tammelin 2014): after each update a negative
+  regret is set to 0, and the average strategy weighs sigma by the seat's visit count t at
+  the node (linear averaging), so the noisy early iterations count less.
 """
 import numpy as np
 
@@ -37,6 +52,7 @@ from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take
 SEED_MASK = (1 << 64) - 1
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 REWARDS = ("own", "relative")
+SELECTIONS = ("ucb", "rm", "rm+")
 
 
 def policy_code(policy):
@@ -256,7 +272,9 @@ cdef int table_grow(Table* t) noexcept nogil:
 # the search --------------------------------------------------------------------------------
 cdef enum:
     MAX_PATH = HAND_SIZE * (MAX_PLAYERS + 1)
+    MAX_OPTIONS = HAND_SIZE + N_ROWS     # at least max(HAND_SIZE, N_ROWS)
     ROW_ARM = 200          # arm "card" of row r: ROW_ARM + r
+    BASE_ARM = 255         # regret matching: the baseline (mean reward) of a seat at a node
     ROW_NODE_TAG = 7
 
 
@@ -264,8 +282,9 @@ cdef class Search:
     """The ISMCTS tree of one observer (see the module docstring). `run` adds iterations;
     statistics accumulate across calls, so running in chunks gives the same result.
     `c`: UCB1 exploration in bullheads; `reward`: own or relative (module docstring);
-    `max_arms`: the memory cap (32 bytes an arm): once reached, iterations stop descending
-    below the root's children.
+    `max_arms`: the memory cap (48 bytes an arm): once reached, iterations stop descending
+    below the root's children. `selection`: "ucb" or "rm" (regret matching, exploration
+    `gamma`; module docstring).
 
     Node keys of children are 64-bit hashes of (parent, the turn's cards, the row taken): a
     collision (odds about 2**-64 per pair of nodes) would merge two histories."""
@@ -283,12 +302,16 @@ cdef class Search:
     cdef double* arm_sum
     cdef double* arm_sumsq
     cdef double* arm_cost      # what selection minimizes (own bullheads, or relative)
+    cdef double* arm_regret    # regret matching: cumulative regret of the arm
+    cdef double* arm_avg       # regret matching: sum of the arm's probability in sigma
     cdef int relative
+    cdef int rm
+    cdef double gamma
     cdef readonly long long iterations
     cdef int max_arms
 
     def __cinit__(self, Determinizer det, int viewer, seed=0, double c=4.0, policy="heuristic",
-                  int max_arms=2000000, reward="own"):
+                  int max_arms=2000000, reward="own", selection="ucb", double gamma=0.1):
         self.det = det
         if not 0 <= viewer < det.template.players:
             raise ValueError(f"viewer {viewer} is not a seat of {det.template.players}")
@@ -299,14 +322,24 @@ cdef class Search:
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (own or relative)")
         self.relative = reward == "relative"
+        if selection not in SELECTIONS:
+            raise ValueError(f"unknown selection {selection!r} (ucb, rm or rm+)")
+        self.rm = SELECTIONS.index(selection)     # 0 ucb, 1 rm, 2 rm+
+        if not 0.0 < gamma <= 1.0:
+            raise ValueError(f"gamma must be in (0, 1], got {gamma}")
+        self.gamma = gamma
         self.arm_cap = 1 << 12
         self.arm_n = <int*>malloc(self.arm_cap * sizeof(int))
         self.arm_avail = <int*>malloc(self.arm_cap * sizeof(int))
         self.arm_sum = <double*>malloc(self.arm_cap * sizeof(double))
         self.arm_sumsq = <double*>malloc(self.arm_cap * sizeof(double))
         self.arm_cost = <double*>malloc(self.arm_cap * sizeof(double))
+        self.arm_regret = <double*>malloc(self.arm_cap * sizeof(double))
+        self.arm_avg = <double*>malloc(self.arm_cap * sizeof(double))
         if (table_init(&self.nodes, 12) < 0 or table_init(&self.arms, 13) < 0
-                or self.arm_n == NULL or self.arm_sumsq == NULL or self.arm_cost == NULL):
+                or self.arm_n == NULL or self.arm_avail == NULL or self.arm_sum == NULL
+                or self.arm_sumsq == NULL or self.arm_cost == NULL or self.arm_regret == NULL
+                or self.arm_avg == NULL):
             raise MemoryError()
         self.node_count = 1        # node 0: the root
         self.arm_count = 0
@@ -321,6 +354,8 @@ cdef class Search:
         free(self.arm_sum)
         free(self.arm_sumsq)
         free(self.arm_cost)
+        free(self.arm_regret)
+        free(self.arm_avg)
 
     cdef int arm(self, int node, int player, int card) noexcept nogil:
         """The arm of `player` playing `card` (or a row) at `node`, created if new; -1: no memory."""
@@ -343,6 +378,8 @@ cdef class Search:
         self.arm_sum[a] = 0.0
         self.arm_sumsq[a] = 0.0
         self.arm_cost[a] = 0.0
+        self.arm_regret[a] = 0.0
+        self.arm_avg[a] = 0.0
         self.arms.keys[slot] = key
         self.arms.values[slot] = a
         self.arms.count += 1
@@ -370,6 +407,14 @@ cdef class Search:
         if d == NULL:
             return -1
         self.arm_cost = d
+        d = <double*>realloc(self.arm_regret, cap * sizeof(double))
+        if d == NULL:
+            return -1
+        self.arm_regret = d
+        d = <double*>realloc(self.arm_avg, cap * sizeof(double))
+        if d == NULL:
+            return -1
+        self.arm_avg = d
         self.arm_cap = cap
         return 0
 
@@ -419,17 +464,62 @@ cdef class Search:
         chosen_arm[0] = best_arm
         return best
 
+    cdef int select_rm(self, int node, int player, const int* options, int count,
+                       int* ids, double* prob, int* base) noexcept nogil:
+        """Regret matching over `options`: the index sampled from (1 - gamma) sigma +
+        gamma / count; ids[0..count-1] receive the arms, prob[0] the chosen one's
+        probability, base[0] the arm holding the baseline. sigma is added to the arms'
+        average strategy. -1: no memory."""
+        cdef int i, a, chosen = -1
+        cdef double positive = 0.0, sigma, p = 0.0, x, acc = 0.0
+        base[0] = self.arm(node, player, BASE_ARM)
+        if base[0] < 0:
+            return -1
+        for i in range(count):
+            a = self.arm(node, player, options[i])
+            if a < 0:
+                return -1
+            ids[i] = a
+            self.arm_avail[a] += 1
+            if self.arm_regret[a] > 0:
+                positive += self.arm_regret[a]
+        x = (splitmix64(&self.rng) >> 11) * (1.0 / 9007199254740992.0)
+        for i in range(count):
+            a = ids[i]
+            if positive > 0:
+                sigma = (self.arm_regret[a] / positive) if self.arm_regret[a] > 0 else 0.0
+            else:
+                sigma = 1.0 / count
+            if self.rm == 2:     # regret matching+: linear averaging (weight t at the node)
+                self.arm_avg[a] += sigma * (self.arm_n[base[0]] + 1)
+            else:
+                self.arm_avg[a] += sigma
+            p = (1.0 - self.gamma) * sigma + self.gamma / count
+            acc += p
+            if chosen < 0 and x < acc:
+                chosen = i
+                prob[0] = p
+        if chosen < 0:               # x beyond the rounded sum: the last card
+            chosen = count - 1
+            prob[0] = p
+        return chosen
+
     cdef int iterate(self) noexcept nogil:
         cdef State s
         cdef int path_arm[MAX_PATH]
         cdef int path_player[MAX_PATH]
+        cdef int path_ids[MAX_PATH][MAX_OPTIONS]   # regret matching: the arms available
+        cdef int path_count[MAX_PATH]
+        cdef int path_base[MAX_PATH]
+        cdef double path_prob[MAX_PATH]
         cdef int cards[MAX_PLAYERS]
         cdef int choices[MAX_PLAYERS]
         cdef int options[HAND_SIZE]
         cdef int rows_opt[N_ROWS]
         cdef int depth = 0, node = 0, k, i, low, r, a, rownode, created
         cdef uint64_t h
-        cdef double pen, total
+        cdef double pen, total, cost, u, b
+        cdef int j
         self.det.sample(&s, &self.rng)
         for r in range(N_ROWS):
             rows_opt[r] = ROW_ARM + r
@@ -440,9 +530,17 @@ cdef class Search:
             for k in range(s.players):
                 for i in range(s.hand_size):
                     options[i] = s.hands[k][i]
-                i = self.select(node, k, options, s.hand_size, &a)
-                if i < 0:
-                    return -1
+                if self.rm:
+                    i = self.select_rm(node, k, options, s.hand_size, path_ids[depth],
+                                       &path_prob[depth], &path_base[depth])
+                    if i < 0:
+                        return -1
+                    path_count[depth] = s.hand_size
+                    a = path_ids[depth][i]
+                else:
+                    i = self.select(node, k, options, s.hand_size, &a)
+                    if i < 0:
+                        return -1
                 path_arm[depth] = a
                 path_player[depth] = k
                 depth += 1
@@ -458,9 +556,17 @@ cdef class Search:
                 rownode = self.child(mix64(h ^ ROW_NODE_TAG), &created)
                 if rownode < 0:
                     return -1
-                r = self.select(rownode, low, rows_opt, N_ROWS, &a)
-                if r < 0:
-                    return -1
+                if self.rm:
+                    r = self.select_rm(rownode, low, rows_opt, N_ROWS, path_ids[depth],
+                                       &path_prob[depth], &path_base[depth])
+                    if r < 0:
+                        return -1
+                    path_count[depth] = N_ROWS
+                    a = path_ids[depth][r]
+                else:
+                    r = self.select(rownode, low, rows_opt, N_ROWS, &a)
+                    if r < 0:
+                        return -1
                 path_arm[depth] = a
                 path_player[depth] = low
                 depth += 1
@@ -483,9 +589,21 @@ cdef class Search:
             self.arm_sum[a] += pen
             self.arm_sumsq[a] += pen * pen
             if self.relative and s.players > 1:
-                self.arm_cost[a] += pen - (total - pen) / (s.players - 1)
+                cost = pen - (total - pen) / (s.players - 1)
             else:
-                self.arm_cost[a] += pen
+                cost = pen
+            self.arm_cost[a] += cost
+            if self.rm:
+                u = -cost
+                j = path_base[i]
+                b = -self.arm_cost[j] / self.arm_n[j] if self.arm_n[j] > 0 else u
+                self.arm_regret[a] += (u - b) / path_prob[i]
+                for r in range(path_count[i]):
+                    self.arm_regret[path_ids[i][r]] += b - u
+                    if self.rm == 2 and self.arm_regret[path_ids[i][r]] < 0:
+                        self.arm_regret[path_ids[i][r]] = 0     # regret matching+
+                self.arm_n[j] += 1
+                self.arm_cost[j] += cost
         return 0
 
     def run(self, long long iterations=0, double seconds=0.0):
@@ -523,13 +641,32 @@ cdef class Search:
                 stats[card] = (self.arm_n[a], self.arm_sum[a], self.arm_sumsq[a])
         return stats
 
+    def root_policy(self, player=None):
+        """{card: sum over the iterations of its probability} of `player`'s root strategy
+        (default: the viewer) under regret matching: normalized, the average strategy.
+        Under UCB selection: the visits."""
+        cdef int k = self.viewer if player is None else player
+        cdef int card, a
+        cdef long long slot
+        weights = {}
+        for card in range(1, MAX_CARD + 1):
+            slot = table_slot(&self.arms, mix64((<uint64_t>k << 8) | <uint64_t>card))
+            a = self.arms.values[slot]
+            if a >= 0:
+                weights[card] = self.arm_avg[a] if self.rm else <double>self.arm_n[a]
+        return weights
+
+    @property
+    def selection(self):
+        return SELECTIONS[self.rm]
+
     @property
     def node_count(self):
         return self.node_count
 
     @property
     def memory_bytes(self):
-        return (self.arm_cap * 32 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
+        return (self.arm_cap * 48 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
 
 
 # the row choice of a too-low card -------------------------------------------------------------

@@ -7,7 +7,9 @@
 - `safe`: avoid the 6th card: play a card that cannot be the 6th while there is one.
 - `sampler`: the lowest immediate cost measured by sampling the other players' cards.
 - `mcts`: the search player (solver/mcts.py), options `mcts:iterations=N`, `mcts:seconds=S`,
-  `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`.
+  `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
+  `mcts:selection=ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
+  `mcts:reward=own|relative`.
 
 Every heuristic bot makes a considered row choice (see each class), never blindly the
 cheapest row.
@@ -240,6 +242,7 @@ BOTS: Dict[str, Callable[..., Player]] = {
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
 OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "mcts": {"iterations": int, "seconds": float, "jobs": int, "c": float, "policy": str,
+             "selection": str, "reward": str, "gamma": float,
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
              "exact_max_cards": int},
 }

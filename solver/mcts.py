@@ -19,12 +19,18 @@ How it searches (details in cext/sim.pyx):
   the round (`choose_row`).
 - Playouts: the heuristic policy (the least dangerous card, one time in 5 a random card) or
   uniformly random cards (`policy="random"`).
-- Reward: minus the bullheads each seat takes from the root to the end of the round.
+- Selection (`selection`): "ucb" (the default, UCB1 as above) or "rm": regret matching per
+  seat at each node with `gamma` uniform exploration (SM-MCTS with regret matching); its
+  strategy is the average strategy over the iterations, not the visit counts; "rm+":
+  regret matching+ with linear averaging (cext/sim.pyx).
+- Reward: minus the bullheads each seat takes from the root to the end of the round
+  (`reward="own"`), or minus that less the mean of the others' (`reward="relative"`).
 - Budget: `iterations` (deterministic for a seed) or `seconds` (a wall-clock budget, so not
   reproducible). `jobs` > 1 runs that many independent trees in threads (root parallelism,
   both cores) and adds their root statistics; deterministic for a seed and a jobs count.
-- The card played is the one the root visited most; `analyse` gives every card's mean
-  bullheads to the end of the round with a 95% confidence interval (for `nimmt best`).
+- The card played is the one the root visited most (under "rm"/"rm+": the largest share of the
+  average strategy); `analyse` gives every card's mean bullheads to the end of the round
+  with a 95% confidence interval (for `nimmt best`).
 - Exact hand-over: a 2-player position where the player can deduce the other hand (the
   24-card game: every unseen card is in the opponent's hand) and hands of at most
   `exact_max_cards` cards goes to the exact solver (`solver.exact.solve`): the player samples
@@ -45,6 +51,8 @@ from .rules import ROWS, bullheads, cheapest_row
 
 Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
+SELECTIONS = ("ucb", "rm", "rm+")
+REWARDS = ("own", "relative")
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
 
 
@@ -59,10 +67,14 @@ class CardEstimate:
     visits: int
     mean: float              # bullheads taken from now to the end of the round
     ci95: List[float]        # normal-approximation interval of that mean
+    share: Optional[float] = None   # regret matching: the card's average-strategy share
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"card": self.card, "visits": self.visits, "mean_bullheads": self.mean,
-                "ci95": self.ci95}
+        out = {"card": self.card, "visits": self.visits, "mean_bullheads": self.mean,
+               "ci95": self.ci95}
+        if self.share is not None:
+            out["share"] = self.share
+        return out
 
 
 @dataclass
@@ -111,13 +123,14 @@ class Budget:
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
                jobs: int = 1, c: float = 4.0, policy: str = "heuristic",
                progress: Optional[Callable[[float, int, float], None]] = None,
-               reward: str = "own"):
+               reward: str = "own", selection: str = "ucb", gamma: float = 0.1):
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
     Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
     `progress(fraction, iterations, seconds)` is called from this thread while it runs."""
+    check_options(selection, reward, gamma)
     jobs = max(1, int(jobs))
     trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy,
-                    reward=reward) for j in range(jobs)]
+                    reward=reward, selection=selection, gamma=gamma) for j in range(jobs)]
     start = time.perf_counter()
     if budget.iterations is not None:
         shares = [budget.iterations // jobs + (j < budget.iterations % jobs) for j in range(jobs)]
@@ -164,6 +177,26 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
             time.perf_counter() - start, trees)
 
 
+def check_options(selection: str, reward: str, gamma: float) -> None:
+    if selection not in SELECTIONS:
+        raise errors.ConfigError(f"selection must be ucb, rm or rm+, got {selection!r}")
+    if reward not in REWARDS:
+        raise errors.ConfigError(f"reward must be own or relative, got {reward!r}")
+    if not 0 < gamma <= 1:
+        raise errors.ConfigError(f"gamma must be in (0, 1], got {gamma!r}")
+
+
+def root_shares(trees: Sequence[Search], seat: int, hand: Sequence[int]) -> Dict[int, float]:
+    """`seat`'s root strategy over `hand`, the trees added: the average strategy of regret
+    matching, or the share of the visits under UCB."""
+    weights: Dict[int, float] = {}
+    for tree in trees:
+        for card, w in tree.root_policy(seat).items():
+            weights[card] = weights.get(card, 0.0) + w
+    total = sum(weights.get(card, 0.0) for card in hand)
+    return {card: (weights.get(card, 0.0) / total if total else 1 / len(hand)) for card in hand}
+
+
 def merged_root_stats(trees: Sequence[Search], seat: int) -> Dict[int, List[float]]:
     """`seat`'s root statistics added over the trees: {card: [visits, sum, sum of squares]}."""
     merged: Dict[int, List[float]] = {}
@@ -176,14 +209,19 @@ def merged_root_stats(trees: Sequence[Search], seat: int) -> Dict[int, List[floa
     return merged
 
 
-def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> List[CardEstimate]:
-    """The hand's cards, most visited first (ties: the lower mean, then the lower card)."""
+def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]],
+               shares: Optional[Dict[int, float]] = None) -> List[CardEstimate]:
+    """The hand's cards, most visited first (ties: the lower mean, then the lower card); with
+    `shares` (regret matching's average strategy), the largest share first."""
     out = []
     for card in hand:
         e = estimate(*stats.get(card, (0, 0.0, 0.0)))
         e.card = card
+        if shares is not None:
+            e.share = shares.get(card, 0.0)
         out.append(e)
-    out.sort(key=lambda e: (-e.visits, e.mean if e.visits else math.inf, e.card))
+    out.sort(key=lambda e: (-(e.share or 0.0), -e.visits, e.mean if e.visits else math.inf,
+                            e.card))
     return out
 
 
@@ -228,9 +266,11 @@ def unseen_pool(position: Position) -> List[int]:
 def analyse(position: Position, iterations: Optional[int] = None,
             seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = 4.0,
             policy: str = "heuristic", viewer: Optional[int] = None,
-            progress: Optional[Callable[[float, int, float], None]] = None) -> Analysis:
+            progress: Optional[Callable[[float, int, float], None]] = None,
+            reward: str = "own", selection: str = "ucb", gamma: float = 0.1) -> Analysis:
     """Each card of the viewer's hand with its estimated bullheads to the end of the round
-    (mean, 95% CI), by the search; best first. For any position with the viewer's hand
+    (mean, 95% CI), by the search; best first (under selection="rm" each card also has its
+    share of the average strategy, the largest first). For any position with the viewer's hand
     visible (other hands visible or `null`). The exact answer of a 2-player position with
     both hands visible is `solver.exact.solve`'s."""
     viewer = viewer_of(position) if viewer is None else viewer
@@ -249,18 +289,24 @@ def analyse(position: Position, iterations: Optional[int] = None,
                             list(position.penalties))
 
     stats, done, elapsed, trees = run_search(make_det, viewer, Budget(iterations, seconds),
-                                             seed, jobs, c, policy, progress)
-    return Analysis(viewer, rank_cards(hands[viewer], stats), done, elapsed,
-                    {"trees": len(trees), "nodes": sum(t.node_count for t in trees),
-                     "policy": policy, "c": c})
+                                             seed, jobs, c, policy, progress, reward,
+                                             selection, gamma)
+    shares = root_shares(trees, viewer, hands[viewer]) if selection != "ucb" else None
+    info = {"trees": len(trees), "nodes": sum(t.node_count for t in trees),
+            "policy": policy, "c": c}
+    if selection != "ucb" or reward != "own":
+        info.update(selection=selection, reward=reward, gamma=gamma)
+    return Analysis(viewer, rank_cards(hands[viewer], stats, shares), done, elapsed, info)
 
 
 def root_strategies(position: Position, iterations: Optional[int] = None,
                     seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1,
-                    c: float = 4.0, policy: str = "heuristic",
-                    reward: str = "own") -> List[Optional[Dict[int, float]]]:
+                    c: float = 4.0, policy: str = "heuristic", reward: str = "own",
+                    selection: str = "ucb",
+                    gamma: float = 0.1) -> List[Optional[Dict[int, float]]]:
     """The search's root mixed strategy of every seat with a visible hand ({card: share of the
-    root visits}; None for a hidden hand): how the search player would play here, as one
+    root visits}, or under selection="rm" of the average strategy of regret matching; None
+    for a hidden hand): how the search player would play here, as one
     strategy (for measuring it against the exact equilibrium of a 2-player position). The
     viewer of the tree is the first visible hand; with every hand visible the tree is the
     same whatever the viewer."""
@@ -272,8 +318,8 @@ def root_strategies(position: Position, iterations: Optional[int] = None,
                             position.hand_size, list(position.penalties))
 
     _, _, _, trees = run_search(make_det, viewer, Budget(iterations, seconds), seed, jobs, c,
-                                policy, reward=reward)
-    return [None if hand is None else visit_shares(hand, merged_root_stats(trees, k))
+                                policy, reward=reward, selection=selection, gamma=gamma)
+    return [None if hand is None else root_shares(trees, k, hand)
             for k, hand in enumerate(hands)]
 
 
@@ -287,14 +333,18 @@ def visit_shares(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> Dict
 class SearchPlayer(Player):
     """The ISMCTS player (module docstring). Bot name `mcts`; options as in
     `mcts:iterations=2000`, `mcts:seconds=1`, `mcts:jobs=2`, `mcts:c=4`,
-    `mcts:policy=random`, `mcts:exact=0`."""
+    `mcts:policy=random`, `mcts:exact=0`, `mcts:selection=rm`, `mcts:gamma=0.1`,
+    `mcts:reward=relative`."""
     name = "mcts"
 
     def __init__(self, seed=None, iterations: Optional[int] = None,
                  seconds: Optional[float] = None, jobs: int = 1, c: float = 4.0,
                  policy: str = "heuristic", exact_handover: bool = True,
-                 exact_max_cards: int = 7, row_share: float = 0.25):
+                 exact_max_cards: int = 7, row_share: float = 0.25,
+                 selection: str = "ucb", reward: str = "own", gamma: float = 0.1):
         self.budget = Budget(iterations, seconds)
+        check_options(selection, reward, gamma)
+        self.selection, self.reward, self.gamma = selection, reward, gamma
         self.rng = random.Random(seed)
         self.jobs, self.c, self.policy = jobs, c, policy
         self.exact_handover, self.exact_max_cards = exact_handover, exact_max_cards
@@ -316,8 +366,10 @@ class SearchPlayer(Player):
 
         stats, done, elapsed, trees = run_search(make_det, view.seat, self.budget,
                                                  self.rng.getrandbits(64), self.jobs,
-                                                 self.c, self.policy)
-        self.last = Analysis(view.seat, rank_cards(view.hand, stats), done, elapsed)
+                                                 self.c, self.policy, reward=self.reward,
+                                                 selection=self.selection, gamma=self.gamma)
+        shares = root_shares(trees, view.seat, view.hand) if self.selection != "ucb" else None
+        self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
         return self.last.best
 
     def _exact_applies(self, view: PlayerView) -> bool:
