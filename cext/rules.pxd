@@ -121,3 +121,22 @@ cdef inline uint64_t splitmix64(uint64_t* state) noexcept nogil:
 cdef inline uint32_t random_below(uint64_t* state, uint32_t n) noexcept nogil:
     """Uniform in 0..n-1 (multiply-shift; the bias, below n / 2**32, is negligible here)."""
     return <uint32_t>(((splitmix64(state) >> 32) * <uint64_t>n) >> 32)
+
+
+# conversions between Python rows (lists of cards) and C rows, for the modules' wrappers
+cdef inline void load_rows(Row* out, rows) except *:
+    cdef int r, i
+    if len(rows) != N_ROWS:
+        raise ValueError(f"exactly {N_ROWS} rows needed, got {len(rows)}")
+    for r in range(N_ROWS):
+        if not 1 <= len(rows[r]) <= ROW_LIMIT:
+            raise ValueError(f"a row holds 1..5 cards, got {list(rows[r])}")
+        out[r].length = len(rows[r])
+        out[r].bulls = 0
+        for i in range(out[r].length):
+            out[r].cards[i] = rows[r][i]
+            out[r].bulls += bullheads(rows[r][i])
+
+
+cdef inline list dump_rows(const Row* rows):
+    return [[rows[r].cards[i] for i in range(rows[r].length)] for r in range(N_ROWS)]

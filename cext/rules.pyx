@@ -5,25 +5,11 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uint64_t
 from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
-                    resolve_turn, splitmix64, random_below)
+                    resolve_turn, splitmix64, random_below, load_rows, dump_rows)
 
 from solver.rules import GameConfig
 
 SEED_MASK = (1 << 64) - 1
-
-
-cdef void load_rows(Row* out, rows) except *:
-    cdef int r, i
-    for r in range(N_ROWS):
-        out[r].length = len(rows[r])
-        out[r].bulls = 0
-        for i in range(out[r].length):
-            out[r].cards[i] = rows[r][i]
-            out[r].bulls += bullheads(rows[r][i])
-
-
-cdef list dump_rows(const Row* rows):
-    return [[rows[r].cards[i] for i in range(rows[r].length)] for r in range(N_ROWS)]
 
 
 def c_bullheads(int card):

@@ -45,7 +45,7 @@ from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
-                    target_row, resolve_turn, splitmix64, random_below)
+                    target_row, resolve_turn, splitmix64, random_below, load_rows, dump_rows)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
 
@@ -72,24 +72,6 @@ cdef double now() noexcept nogil:
     cdef timespec t
     clock_gettime(CLOCK_MONOTONIC, &t)
     return t.tv_sec + 1e-9 * t.tv_nsec
-
-
-cdef void load_rows(Row* out, rows) except *:
-    cdef int r, i
-    if len(rows) != N_ROWS:
-        raise ValueError(f"exactly {N_ROWS} rows needed, got {len(rows)}")
-    for r in range(N_ROWS):
-        if not 1 <= len(rows[r]) <= 5:
-            raise ValueError(f"a row holds 1..5 cards, got {list(rows[r])}")
-        out[r].length = len(rows[r])
-        out[r].bulls = 0
-        for i in range(out[r].length):
-            out[r].cards[i] = rows[r][i]
-            out[r].bulls += bullheads(rows[r][i])
-
-
-cdef list dump_rows(const Row* rows):
-    return [[rows[r].cards[i] for i in range(rows[r].length)] for r in range(N_ROWS)]
 
 
 # determinization -----------------------------------------------------------------------------
