@@ -51,3 +51,15 @@ def per_call_seconds(call: Callable[[], object], batch_seconds: float = 0.002, r
             call()
         best = min(best, (time.perf_counter() - start) / count)
     return best
+
+
+def rate(play, batch: int, seconds: float) -> float:
+    """Rounds per second of `play(batch)`, repeated for about `seconds`; the best of 3 runs."""
+    best = 0.0
+    for _ in range(3):
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds / 3:
+            play(batch)
+            done += batch
+        best = max(best, done / (time.perf_counter() - start))
+    return best

@@ -11,22 +11,10 @@ import argparse
 import random
 import time
 
-from _common import machine_line, markdown_table
+from _common import machine_line, markdown_table, rate
 from solver._rules import random_rounds
 from solver.game import random_round_penalties
 from solver.rules import GameConfig
-
-
-def rate(play, batch: int, seconds: float) -> float:
-    """Rounds per second of `play(batch)`, repeated for about `seconds`; the best of 3 runs."""
-    best = 0.0
-    for _ in range(3):
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds / 3:
-            play(batch)
-            done += batch
-        best = max(best, done / (time.perf_counter() - start))
-    return best
 
 
 def python_rounds(config: GameConfig, rng: random.Random):

@@ -8,24 +8,11 @@ thread). Output: a markdown table.
     python benchmarks/bench_playouts.py [--seconds S]
 """
 import argparse
-import os
-import platform
 import random
 import time
 
+from _common import machine_line, markdown_table, rate
 from solver._sim import Determinizer, Search, playout_rounds
-
-
-def rate(play, batch: int, seconds: float) -> float:
-    """Rounds per second of `play(batch)`, repeated for about `seconds`; the best of 3 runs."""
-    best = 0.0
-    for _ in range(3):
-        done, start = 0, time.perf_counter()
-        while time.perf_counter() - start < seconds / 3:
-            play(batch)
-            done += batch
-        best = max(best, done / (time.perf_counter() - start))
-    return best
 
 
 def search_rate(players: int, policy: str, seconds: float) -> float:
@@ -46,17 +33,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs,"
-          f" Python {platform.python_version()}; {args.seconds:g} s per measurement, best of 3\n")
-    print("| players | random playouts/s | heuristic playouts/s | ISMCTS iterations/s (heuristic) |")
-    print("|---:|---:|---:|---:|")
+    print(f"{machine_line()}; {args.seconds:g} s per measurement, best of 3\n")
+    rows = []
     for players in (2, 4, 5, 10):
-        cells = []
-        for policy in ("random", "heuristic"):
-            cells.append(rate(lambda b, p=policy: playout_rounds(players, b, 1, 104, p),
-                              2000, args.seconds))
+        cells = [rate(lambda b, p=policy: playout_rounds(players, b, 1, 104, p), 2000, args.seconds)
+                 for policy in ("random", "heuristic")]
         cells.append(search_rate(players, "heuristic", args.seconds))
-        print(f"| {players} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |")
+        rows.append([players] + [f"{c:,.0f}" for c in cells])
+    print(markdown_table(["players", "random playouts/s", "heuristic playouts/s",
+                          "ISMCTS iterations/s (heuristic)"], rows, right=[True] * 4))
 
 
 if __name__ == "__main__":
