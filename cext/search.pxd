@@ -38,6 +38,7 @@ cdef struct TTEntry:
 cdef struct Stats:
     long long nodes            # matrix-game nodes searched (3+ cards per hand)
     long long small_nodes      # 2-card nodes solved in closed form
+    long long endgame_hits     # 2-card nodes found in the endgame cache
     long long tt_probes
     long long tt_hits          # probes that found the state
     long long tt_cutoffs       # probes whose bounds settled the node
@@ -63,6 +64,9 @@ cdef struct Context:
     int no_pruning             # ablation: evaluate every entry exactly (backward induction)
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
     int thread_id              # 0: the main search; 1: a helper filling the shared table
+    uint64_t* endgame_keys     # a small cache of 2-card nodes (own to each thread):
+    double* endgame_values     # canonical key and value
+    uint64_t endgame_mask
 
 cdef struct NodeReport:
     double value

@@ -13,6 +13,7 @@ outside it are then tested with narrow windows, and a reply that does better joi
 restricted game. Entries carry proven intervals [lo, hi], so a test rarely needs an exact
 child. Transpositions are merged on a canonical key (see make_key).
 """
+from libc.stdlib cimport calloc, free
 from posix.mman cimport (mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE,
                          MAP_ANONYMOUS, MAP_FAILED, MADV_HUGEPAGE)
 from libc.string cimport memset, memcpy
@@ -30,7 +31,8 @@ cdef extern from *:
 cdef double INF = 1e18
 cdef double EPS = 1e-9          # two values closer than this are equal
 cdef int GUESS_DEEPER = 5       # nodes with this many cards look two turns ahead to order moves
-cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
+cdef int EXACT_BELOW = 2
+cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread         # nodes with this many cards or fewer are solved exactly
 cdef double TINY = 1e-12        # rounding noise of a sum of products
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
 
@@ -310,6 +312,26 @@ cdef double two_card_node(Context* c, const State* s, NodeReport* report) noexce
     return v
 
 
+cdef inline double cached_two_card_node(Context* c, const State* s) noexcept nogil:
+    """A 2-card node through a direct-mapped cache: its canonical key fits 64 bits
+    (8 live cards of 4 bits, 4 row sums of 5 bits, a sentinel)."""
+    cdef u128 key
+    cdef bint swapped
+    cdef double v
+    if c.no_canonical:
+        return two_card_node(c, s, NULL)
+    make_key(c, s, &key, &swapped)
+    cdef uint64_t slot = key_hash(key) & c.endgame_mask
+    if c.endgame_keys[slot] == <uint64_t>key:
+        c.stats.endgame_hits += 1
+        v = c.endgame_values[slot]
+        return -v if swapped else v
+    v = two_card_node(c, s, NULL)
+    c.endgame_keys[slot] = <uint64_t>key
+    c.endgame_values[slot] = -v if swapped else v
+    return v
+
+
 # ---------------------------------------------------------------------------------------
 # the search
 # ---------------------------------------------------------------------------------------
@@ -319,7 +341,7 @@ cdef double search(Context* c, const State* s, int k, double alpha, double beta)
     if k == 1:
         return last_turn(c, s)
     if k == 2:
-        return two_card_node(c, s, NULL)
+        return cached_two_card_node(c, s)
     if k <= EXACT_BELOW:
         # small nodes are solved exactly once: every later probe is a table hit
         return matrix_node(c, s, k, -INF, INF, NULL)
@@ -873,10 +895,18 @@ cdef class ExactSearch:
             self.ctx.bulls[r] = bulls[r]
         self.helper = self.ctx
         self.helper.thread_id = 1
+        allocate_endgame_cache(&self.ctx)
+        allocate_endgame_cache(&self.helper)
+        if self.ctx.endgame_keys == NULL or self.helper.endgame_keys == NULL:
+            raise MemoryError("cannot allocate the endgame cache")
 
     def __dealloc__(self):
         if self.ctx.table != NULL:
             munmap(self.ctx.table, self.size)
+        free(self.ctx.endgame_keys)
+        free(self.ctx.endgame_values)
+        free(self.helper.endgame_keys)
+        free(self.helper.endgame_values)
 
     @staticmethod
     def entry_size():
@@ -972,6 +1002,12 @@ cdef class ExactSearch:
         with nogil:
             v = search(&self.ctx, &s, k, -INF, INF)
         return v
+
+
+cdef void allocate_endgame_cache(Context* c) noexcept nogil:
+    c.endgame_mask = ENDGAME_SLOTS - 1
+    c.endgame_keys = <uint64_t*>calloc(ENDGAME_SLOTS, sizeof(uint64_t))   # key 0: empty
+    c.endgame_values = <double*>calloc(ENDGAME_SLOTS, sizeof(double))
 
 
 cdef State make_state(hand1, hand2, rows) except *:
