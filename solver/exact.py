@@ -19,7 +19,7 @@ from .position import Position
 from .rational import exact_equilibrium
 from .rules import bullheads, play_turn, row_bullheads, target_row
 
-TT_MB_BY_HAND = {7: 64, 8: 512, 9: 2048, 10: 3200}   # default table sizes (MB); 16 below 7 cards
+TT_MB_BY_HAND = {7: 32, 8: 128, 9: 1024, 10: 3200}   # default table sizes (MB); 16 below 7 cards
 PROBABILITY_FLOOR = 1e-12        # strategies list cards above this probability
 UNBOUNDED = 1000.0               # bounds this large are the search's infinities: nothing proven
 
