@@ -260,6 +260,22 @@ cdef enum:
     ROW_NODE_TAG = 7
 
 
+cdef inline int grow_ints(int** array, int cap) noexcept nogil:
+    cdef int* grown = <int*>realloc(array[0], cap * sizeof(int))
+    if grown == NULL:
+        return -1
+    array[0] = grown
+    return 0
+
+
+cdef inline int grow_doubles(double** array, int cap) noexcept nogil:
+    cdef double* grown = <double*>realloc(array[0], cap * sizeof(double))
+    if grown == NULL:
+        return -1
+    array[0] = grown
+    return 0
+
+
 cdef class Search:
     """The ISMCTS tree of one observer (see the module docstring). `run` adds iterations;
     statistics accumulate across calls, so running in chunks gives the same result.
@@ -368,35 +384,13 @@ cdef class Search:
         return a
 
     cdef int grow_arms(self) noexcept nogil:
+        """Double the arm arrays; -1 (arrays unchanged where not yet grown) on no memory."""
         cdef int cap = self.arm_cap * 2
-        cdef int* n = <int*>realloc(self.arm_n, cap * sizeof(int))
-        if n == NULL:
+        if (grow_ints(&self.arm_n, cap) or grow_ints(&self.arm_avail, cap)
+                or grow_doubles(&self.arm_sum, cap) or grow_doubles(&self.arm_sumsq, cap)
+                or grow_doubles(&self.arm_cost, cap) or grow_doubles(&self.arm_regret, cap)
+                or grow_doubles(&self.arm_avg, cap)):
             return -1
-        self.arm_n = n
-        n = <int*>realloc(self.arm_avail, cap * sizeof(int))
-        if n == NULL:
-            return -1
-        self.arm_avail = n
-        cdef double* d = <double*>realloc(self.arm_sum, cap * sizeof(double))
-        if d == NULL:
-            return -1
-        self.arm_sum = d
-        d = <double*>realloc(self.arm_sumsq, cap * sizeof(double))
-        if d == NULL:
-            return -1
-        self.arm_sumsq = d
-        d = <double*>realloc(self.arm_cost, cap * sizeof(double))
-        if d == NULL:
-            return -1
-        self.arm_cost = d
-        d = <double*>realloc(self.arm_regret, cap * sizeof(double))
-        if d == NULL:
-            return -1
-        self.arm_regret = d
-        d = <double*>realloc(self.arm_avg, cap * sizeof(double))
-        if d == NULL:
-            return -1
-        self.arm_avg = d
         self.arm_cap = cap
         return 0
 

@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
+from test_cli import assert_input_error
 
 FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
 TEN_PLAYERS = ("104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, "
@@ -75,16 +76,6 @@ def test_round_over():
     assert result.exit_code == 0 and "nothing to play (the round is over)" in result.stdout
 
 
-def one_error_line(result, *words):
-    assert result.exit_code == 2, (result.output, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in lines[0]
-
-
 @pytest.mark.parametrize("position, options, words", [
     (FOUR_PLAYERS, ["--iterations", "10", "--seconds", "1"], ["not both"]),
     (FOUR_PLAYERS, ["--iterations", "0"], ["--iterations"]),
@@ -101,4 +92,4 @@ def one_error_line(result, *words):
                  "hands": [[5, 10, 11], None, None]}), [], ["played", "200"]),
 ])
 def test_bad_input_is_one_line_exit_2(position, options, words):
-    one_error_line(run(["best", "-", *options], position), *words)
+    assert_input_error(run(["best", "-", *options], position), *words)
