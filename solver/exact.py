@@ -162,7 +162,9 @@ class Engine:
 
     # solving -------------------------------------------------------------------------------
     def solve(self, position: Position, max_nodes: int = 0, time_limit: float = 0.0,
-              progress=None) -> Solution:
+              progress=None, with_card_values: bool = True) -> Solution:
+        """The position's solution; with_card_values=False skips the exact values of the
+        cards outside the equilibrium (their entries can cost as much as the solve)."""
         check_solvable(position)
         h1, h2, rows = self.ranks.state(position)
         result = self.run(lambda: self.search.solve_root(h1, h2, rows),
@@ -174,7 +176,7 @@ class Engine:
                                    bounds=(lower, upper), stats=self.stats())
         value, x, y, lo, hi = result[:5]
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
-        complete = self.complete_replies(h1, h2, rows, x, y, matrix)
+        complete = with_card_values and self.complete_replies(h1, h2, rows, x, y, matrix)
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
         if refined is not None:
             value, x, y, values1, values2 = refined
@@ -239,7 +241,7 @@ class Engine:
             child, penalties = play(current.position, (a, b), None if choice is None else choice[1])
             line.append(Line((a, b), x[a] * y[b], None if choice is None else choice[:2],
                              penalties, current.value))
-            current = self.solve(child)
+            current = self.solve(child, with_card_values=False)
         return line
 
 
