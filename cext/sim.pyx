@@ -606,31 +606,28 @@ cdef class Search:
     def root_stats(self, player=None):
         """{card: (visits, sum of bullheads, sum of squares)} of `player`'s arms at the root
         (default: the viewer); for a hidden hand, every card it was dealt in some iteration."""
-        cdef int k = self.viewer if player is None else player
-        cdef int card, a
-        cdef long long slot
-        stats = {}
-        for card in range(1, MAX_CARD + 1):
-            slot = table_slot(&self.arms, mix64((<uint64_t>k << 8) | <uint64_t>card))
-            a = self.arms.values[slot]
-            if a >= 0:
-                stats[card] = (self.arm_n[a], self.arm_sum[a], self.arm_sumsq[a])
-        return stats
+        return {card: (self.arm_n[a], self.arm_sum[a], self.arm_sumsq[a])
+                for card, a in self.root_arms(player).items()}
 
     def root_policy(self, player=None):
         """{card: sum over the iterations of its probability} of `player`'s root strategy
         (default: the viewer) under regret matching: normalized, the average strategy.
         Under UCB selection: the visits."""
+        return {card: (self.arm_avg[a] if self.rm else <double>self.arm_n[a])
+                for card, a in self.root_arms(player).items()}
+
+    cdef dict root_arms(self, player):
+        """{card: arm index} of `player`'s root arms (default: the viewer)."""
         cdef int k = self.viewer if player is None else player
         cdef int card, a
         cdef long long slot
-        weights = {}
+        arms = {}
         for card in range(1, MAX_CARD + 1):
             slot = table_slot(&self.arms, mix64((<uint64_t>k << 8) | <uint64_t>card))
             a = self.arms.values[slot]
             if a >= 0:
-                weights[card] = self.arm_avg[a] if self.rm else <double>self.arm_n[a]
-        return weights
+                arms[card] = a
+        return arms
 
     @property
     def selection(self):
