@@ -52,6 +52,10 @@ cdef struct Stats:
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
 
+cdef struct EndgameSlot:
+    uint64_t key               # canonical key of a 2-card node (it fits 64 bits); 0 = empty
+    double value               # for the canonical orientation
+
 cdef struct Context:
     TTEntry* table
     uint64_t buckets_mask      # number of 2-entry buckets - 1
@@ -64,8 +68,7 @@ cdef struct Context:
     int no_pruning             # ablation: evaluate every entry exactly (backward induction)
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
     int thread_id              # 0: the main search; 1: a helper filling the shared table
-    uint64_t* endgame_keys     # a small cache of 2-card nodes (own to each thread):
-    double* endgame_values     # canonical key and value
+    EndgameSlot* endgame       # a small cache of 2-card nodes, own to each thread
     uint64_t endgame_mask
 
 cdef struct NodeReport:

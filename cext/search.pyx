@@ -21,7 +21,7 @@ from libc.stdint cimport uint16_t, uint32_t, uint64_t, int8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, TTEntry, Stats,
-                     Context, NodeReport)
+                     EndgameSlot, Context, NodeReport)
 from matgame cimport solve_game
 
 cdef extern from *:
@@ -31,8 +31,9 @@ cdef extern from *:
 cdef double INF = 1e18
 cdef double EPS = 1e-9          # two values closer than this are equal
 cdef int GUESS_DEEPER = 5       # nodes with this many cards look two turns ahead to order moves
-cdef int EXACT_BELOW = 2
-cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread         # nodes with this many cards or fewer are solved exactly
+cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
+cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread
+cdef size_t ENDGAME_SIZE = ENDGAME_SLOTS * sizeof(EndgameSlot)
 cdef double TINY = 1e-12        # rounding noise of a sum of products
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
 
@@ -255,18 +256,54 @@ cdef inline void check_limits(Context* c) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # the last two turns, in closed form
 # ---------------------------------------------------------------------------------------
+cdef inline int target_except(const State* s, int card, int skip) noexcept nogil:
+    """target_row, row `skip` left out."""
+    cdef int r, best = -1, best_end = -1
+    for r in range(4):
+        if r != skip and s.rows[r].end < card and s.rows[r].end > best_end:
+            best = r
+            best_end = s.rows[r].end
+    return best
+
+
+cdef inline int last_penalties(const Context* c, const State* s, int low, int high,
+                               int choice, int* pen_high) noexcept nogil:
+    """The last turn without building the next state: cards low < high, `choice` the row
+    taken if low is too low. Returns low's penalty, writes high's."""
+    cdef int r = target_row(s, low), t, length, bulls
+    if r < 0:
+        # low starts row `choice` alone; high goes on another row if one is below it
+        t = target_except(s, high, choice)
+        pen_high[0] = s.rows[t].bulls if t >= 0 and s.rows[t].length == 5 else 0
+        return s.rows[choice].bulls
+    # no row end lies between row r's and low, so high lands on row r or on a row above low
+    t = target_row(s, high)
+    length = s.rows[r].length
+    bulls = s.rows[r].bulls
+    if t != r:
+        pen_high[0] = s.rows[t].bulls if s.rows[t].length == 5 else 0
+        return bulls if length == 5 else 0
+    if length == 5:                      # low took the row and starts it again
+        pen_high[0] = 0
+        return bulls
+    pen_high[0] = bulls + c.bulls[low] if length == 4 else 0
+    return 0
+
+
 cdef double last_turn(const Context* c, const State* s) noexcept nogil:
     """One card each: the turn's reward, with the best row choice for the chooser."""
-    cdef State t
-    cdef int reward, best, choice
     cdef int a = lowest_bit(s.hand[0]), b = lowest_bit(s.hand[1])
-    cdef int owner = resolve(c, s, a, b, 0, &t, &reward)
-    if owner < 0:
-        return reward
-    best = reward
-    for choice in range(1, 4):
-        resolve(c, s, a, b, choice, &t, &reward)
-        if (owner == 0 and reward > best) or (owner == 1 and reward < best):
+    cdef int low = a if a < b else b, high = b if a < b else a
+    cdef int sign = 1 if a < b else -1           # reward = sign * (pen_high - pen_low)
+    cdef int pen_low, pen_high, reward, best, choice
+    if target_row(s, low) >= 0:
+        pen_low = last_penalties(c, s, low, high, 0, &pen_high)
+        return sign * (pen_high - pen_low)
+    # the owner of the low card picks the row that serves it best
+    for choice in range(4):
+        pen_low = last_penalties(c, s, low, high, choice, &pen_high)
+        reward = sign * (pen_high - pen_low)
+        if choice == 0 or sign * reward > sign * best:
             best = reward
     return best
 
@@ -321,14 +358,13 @@ cdef inline double cached_two_card_node(Context* c, const State* s) noexcept nog
     if c.no_canonical:
         return two_card_node(c, s, NULL)
     make_key(c, s, &key, &swapped)
-    cdef uint64_t slot = key_hash(key) & c.endgame_mask
-    if c.endgame_keys[slot] == <uint64_t>key:
+    cdef EndgameSlot* slot = c.endgame + (key_hash(key) & c.endgame_mask)
+    if slot.key == <uint64_t>key:
         c.stats.endgame_hits += 1
-        v = c.endgame_values[slot]
-        return -v if swapped else v
+        return -slot.value if swapped else slot.value
     v = two_card_node(c, s, NULL)
-    c.endgame_keys[slot] = <uint64_t>key
-    c.endgame_values[slot] = -v if swapped else v
+    slot.key = <uint64_t>key
+    slot.value = -v if swapped else v
     return v
 
 
@@ -577,31 +613,33 @@ cdef inline int strongest(const double* strategy, int k) noexcept nogil:
     return best
 
 
-cdef double guess_value(Context* c, const State* s, int k, int depth,
-                        double* g) noexcept nogil:
-    """A cheap estimate of a node: the matrix game of this turn's penalties plus the
-    estimate `depth - 1` turns deeper (0 beyond), a too-low card taking its cheapest row.
-    Writes the estimated matrix to g (k x k) when g is not NULL."""
+cdef void estimate_matrix(Context* c, const State* s, int k, int depth,
+                          double* m) noexcept nogil:
+    """A cheap estimate of a node's matrix (k x k into m): this turn's penalties plus the
+    estimated value `depth - 1` turns deeper (0 beyond), a too-low card taking its
+    cheapest row."""
     cdef State t
     cdef int i, j, reward
     cdef int p[MAX_HAND]
     cdef int q[MAX_HAND]
     cdef int order[4]
-    cdef double m[MAX_HAND * MAX_HAND]
-    cdef double x[MAX_HAND]
-    cdef double y[MAX_HAND]
-    if depth <= 0 or k <= 0:
-        return 0.0
     hand_cards(s.hand[0], p)
     hand_cards(s.hand[1], q)
     rows_by_bulls(s, order)
     for i in range(k):
         for j in range(k):
             resolve(c, s, p[i], q[j], order[0], &t, &reward)
-            m[i * k + j] = reward + guess_value(c, &t, k - 1, depth - 1, NULL)
-    if g != NULL:
-        for i in range(k * k):
-            g[i] = m[i]
+            m[i * k + j] = reward + guess_value(c, &t, k - 1, depth - 1)
+
+
+cdef double guess_value(Context* c, const State* s, int k, int depth) noexcept nogil:
+    """The value of the estimated matrix game (see estimate_matrix)."""
+    cdef double m[MAX_HAND * MAX_HAND]
+    cdef double x[MAX_HAND]
+    cdef double y[MAX_HAND]
+    if depth <= 0 or k <= 0:
+        return 0.0
+    estimate_matrix(c, s, k, depth, m)
     return solve_game(m, k, k, k, x, y)
 
 
@@ -615,7 +653,7 @@ cdef void order_moves(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
     cdef double score[MAX_HAND]
     cdef int i, j, a, t
     cdef int k = nd.k
-    guess_value(c, nd.s, k, 2 if k >= GUESS_DEEPER else 1, g)
+    estimate_matrix(c, nd.s, k, 2 if k >= GUESS_DEEPER else 1, g)
     solve_game(g, k, k, k, x, y)
     i0[0] = strongest(x, k)
     j0[0] = strongest(y, k)
@@ -879,13 +917,9 @@ cdef class ExactSearch:
         while buckets * 2 <= max(table_entries // 2, 1):
             buckets *= 2
         self.size = 2 * buckets * sizeof(TTEntry)
-        # zeroed pages mapped on first touch; huge pages spare a TLB miss per probe
-        cdef void* memory = mmap(NULL, self.size, PROT_READ | PROT_WRITE,
-                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        if memory == MAP_FAILED:
+        self.ctx.table = <TTEntry*>zeroed_pages(self.size)
+        if self.ctx.table == NULL:
             raise MemoryError(f"cannot allocate a table of {2 * buckets} entries")
-        madvise(memory, self.size, MADV_HUGEPAGE)
-        self.ctx.table = <TTEntry*>memory
         memset(&self.ctx.stats, 0, sizeof(Stats))
         self.ctx.buckets_mask = buckets - 1
         self.entries = 2 * buckets
@@ -895,18 +929,19 @@ cdef class ExactSearch:
             self.ctx.bulls[r] = bulls[r]
         self.helper = self.ctx
         self.helper.thread_id = 1
-        allocate_endgame_cache(&self.ctx)
-        allocate_endgame_cache(&self.helper)
-        if self.ctx.endgame_keys == NULL or self.helper.endgame_keys == NULL:
+        self.ctx.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
+        self.helper.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
+        self.ctx.endgame_mask = self.helper.endgame_mask = ENDGAME_SLOTS - 1
+        if self.ctx.endgame == NULL or self.helper.endgame == NULL:
             raise MemoryError("cannot allocate the endgame cache")
 
     def __dealloc__(self):
         if self.ctx.table != NULL:
             munmap(self.ctx.table, self.size)
-        free(self.ctx.endgame_keys)
-        free(self.ctx.endgame_values)
-        free(self.helper.endgame_keys)
-        free(self.helper.endgame_values)
+        if self.ctx.endgame != NULL:
+            munmap(self.ctx.endgame, ENDGAME_SIZE)
+        if self.helper.endgame != NULL:
+            munmap(self.helper.endgame, ENDGAME_SIZE)
 
     @staticmethod
     def entry_size():
@@ -1004,10 +1039,15 @@ cdef class ExactSearch:
         return v
 
 
-cdef void allocate_endgame_cache(Context* c) noexcept nogil:
-    c.endgame_mask = ENDGAME_SLOTS - 1
-    c.endgame_keys = <uint64_t*>calloc(ENDGAME_SLOTS, sizeof(uint64_t))   # key 0: empty
-    c.endgame_values = <double*>calloc(ENDGAME_SLOTS, sizeof(double))
+cdef void* zeroed_pages(size_t size) noexcept nogil:
+    """Zeroed memory mapped on first touch, NULL if refused. Huge pages: a random probe
+    into a big table would otherwise miss the TLB too."""
+    cdef void* memory = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    if memory == MAP_FAILED:
+        return NULL
+    madvise(memory, size, MADV_HUGEPAGE)
+    return memory
 
 
 cdef State make_state(hand1, hand2, rows) except *:
