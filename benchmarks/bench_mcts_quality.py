@@ -17,7 +17,7 @@ Prints a markdown table by hand size and budget, writes JSON to benchmarks/resul
 
     python benchmarks/bench_mcts_quality.py [--sizes 4 5 6 7] [--positions 10]
         [--budgets 1000 10000 50000] [--seed 1] [--policy heuristic] [--c 4]
-        [--reward relative|own] [--selection ucb|rm|rm+] [--gamma 0.1] [--json FILE]
+        [--reward relative|own] [--selection rm+|rm|ucb] [--gamma 0.1] [--json FILE]
 """
 import argparse
 import json
@@ -139,9 +139,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--reward", default="relative", choices=["own", "relative"],
                         help="what the search minimizes: own bullheads, or own minus the"
                              " opponent's (the exact solver's zero-sum game)")
-    parser.add_argument("--selection", default="ucb", choices=["ucb", "rm", "rm+"],
+    parser.add_argument("--selection", default="rm+", choices=["ucb", "rm", "rm+"],
                         help="the search's selection: UCB1 (strategy: visit shares) or regret"
-                             " matching (strategy: the average strategy)")
+                             " matching (strategy: the average strategy); rm+ is the search"
+                             " player's default at 2 players")
     parser.add_argument("--gamma", type=float, default=0.1,
                         help="regret matching: the uniform exploration mixed in")
     parser.add_argument("--json", default=DEFAULT_JSON, help="results file")

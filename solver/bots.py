@@ -8,8 +8,9 @@
 - `sampler`: the lowest immediate cost measured by sampling the other players' cards.
 - `mcts`: the search player (solver/mcts.py), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
-  `mcts:selection=ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
-  `mcts:reward=own|relative`.
+  `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
+  `mcts:reward=auto|own|relative` ("auto": regret matching+ on the relative reward at 2
+  players, UCB on the own reward from 3 on).
 
 Every heuristic bot makes a considered row choice (see each class), never blindly the
 cheapest row.

@@ -19,12 +19,17 @@ How it searches (details in cext/sim.pyx):
   the round (`choose_row`).
 - Playouts: the heuristic policy (the least dangerous card, one time in 5 a random card) or
   uniformly random cards (`policy="random"`).
-- Selection (`selection`): "ucb" (the default, UCB1 as above) or "rm": regret matching per
+- Selection (`selection`): "ucb" (UCB1 as above) or "rm": regret matching per
   seat at each node with `gamma` uniform exploration (SM-MCTS with regret matching); its
   strategy is the average strategy over the iterations, not the visit counts; "rm+":
   regret matching+ with linear averaging (cext/sim.pyx).
 - Reward: minus the bullheads each seat takes from the root to the end of the round
   (`reward="own"`), or minus that less the mean of the others' (`reward="relative"`).
+- The default ("auto" for both) is regret matching+ on the relative reward at 2 players (a
+  zero-sum game: regret matching's average strategy tends to its equilibrium, UCB's visit
+  counts do not), UCB on the own reward from 3 players on (exploiting how the others
+  actually play pays more there): benchmarks/bench_mcts_quality.py and the tournaments in
+  the README.
 - Budget: `iterations` (deterministic for a seed) or `seconds` (a wall-clock budget, so not
   reproducible). `jobs` > 1 runs that many independent trees in threads (root parallelism,
   both cores) and adds their root statistics; deterministic for a seed and a jobs count.
@@ -51,8 +56,8 @@ from .rules import ROWS, bullheads, cheapest_row
 
 Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
-SELECTIONS = ("ucb", "rm", "rm+")
-REWARDS = ("own", "relative")
+SELECTIONS = ("auto", "ucb", "rm", "rm+")
+REWARDS = ("auto", "own", "relative")
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
 
 
@@ -179,11 +184,20 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
 
 def check_options(selection: str, reward: str, gamma: float) -> None:
     if selection not in SELECTIONS:
-        raise errors.ConfigError(f"selection must be ucb, rm or rm+, got {selection!r}")
+        raise errors.ConfigError(f"selection must be auto, ucb, rm or rm+, got {selection!r}")
     if reward not in REWARDS:
-        raise errors.ConfigError(f"reward must be own or relative, got {reward!r}")
+        raise errors.ConfigError(f"reward must be auto, own or relative, got {reward!r}")
     if not 0 < gamma <= 1:
         raise errors.ConfigError(f"gamma must be in (0, 1], got {gamma!r}")
+
+
+def settle_auto(players: int, selection: str, reward: str):
+    """The (selection, reward) "auto" stands for at this many players (module docstring)."""
+    if selection == "auto":
+        selection = "rm+" if players == 2 else "ucb"
+    if reward == "auto":
+        reward = "relative" if players == 2 else "own"
+    return selection, reward
 
 
 def root_shares(trees: Sequence[Search], seat: int, hand: Sequence[int]) -> Dict[int, float]:
@@ -267,13 +281,14 @@ def analyse(position: Position, iterations: Optional[int] = None,
             seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = 4.0,
             policy: str = "heuristic", viewer: Optional[int] = None,
             progress: Optional[Callable[[float, int, float], None]] = None,
-            reward: str = "own", selection: str = "ucb", gamma: float = 0.1) -> Analysis:
+            reward: str = "auto", selection: str = "auto", gamma: float = 0.1) -> Analysis:
     """Each card of the viewer's hand with its estimated bullheads to the end of the round
     (mean, 95% CI), by the search; best first (under selection="rm" each card also has its
     share of the average strategy, the largest first). For any position with the viewer's hand
     visible (other hands visible or `null`). The exact answer of a 2-player position with
     both hands visible is `solver.exact.solve`'s."""
     viewer = viewer_of(position) if viewer is None else viewer
+    selection, reward = settle_auto(len(position.hands), selection, reward)
     size = position.hand_size
     if size == 0:
         raise errors.PositionError("the hands are empty: the round is over")
@@ -301,8 +316,8 @@ def analyse(position: Position, iterations: Optional[int] = None,
 
 def root_strategies(position: Position, iterations: Optional[int] = None,
                     seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1,
-                    c: float = 4.0, policy: str = "heuristic", reward: str = "own",
-                    selection: str = "ucb",
+                    c: float = 4.0, policy: str = "heuristic", reward: str = "auto",
+                    selection: str = "auto",
                     gamma: float = 0.1) -> List[Optional[Dict[int, float]]]:
     """The search's root mixed strategy of every seat with a visible hand ({card: share of the
     root visits}, or under selection="rm" of the average strategy of regret matching; None
@@ -311,6 +326,7 @@ def root_strategies(position: Position, iterations: Optional[int] = None,
     viewer of the tree is the first visible hand; with every hand visible the tree is the
     same whatever the viewer."""
     viewer = viewer_of(position)
+    selection, reward = settle_auto(len(position.hands), selection, reward)
     hands = [None if h is None else list(h) for h in position.hands]
 
     def make_det() -> Determinizer:
@@ -341,7 +357,7 @@ class SearchPlayer(Player):
                  seconds: Optional[float] = None, jobs: int = 1, c: float = 4.0,
                  policy: str = "heuristic", exact_handover: bool = True,
                  exact_max_cards: int = 7, row_share: float = 0.25,
-                 selection: str = "ucb", reward: str = "own", gamma: float = 0.1):
+                 selection: str = "auto", reward: str = "auto", gamma: float = 0.1):
         self.budget = Budget(iterations, seconds)
         check_options(selection, reward, gamma)
         self.selection, self.reward, self.gamma = selection, reward, gamma
@@ -364,11 +380,12 @@ class SearchPlayer(Player):
             return Determinizer([list(r) for r in view.rows], hands, pool, len(view.hand),
                                 list(view.penalties))
 
+        selection, reward = settle_auto(view.players, self.selection, self.reward)
         stats, done, elapsed, trees = run_search(make_det, view.seat, self.budget,
                                                  self.rng.getrandbits(64), self.jobs,
-                                                 self.c, self.policy, reward=self.reward,
-                                                 selection=self.selection, gamma=self.gamma)
-        shares = root_shares(trees, view.seat, view.hand) if self.selection != "ucb" else None
+                                                 self.c, self.policy, reward=reward,
+                                                 selection=selection, gamma=self.gamma)
+        shares = root_shares(trees, view.seat, view.hand) if selection != "ucb" else None
         self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
         return self.last.best
 

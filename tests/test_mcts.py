@@ -1,12 +1,13 @@
 """The search player (solver/mcts.py): determinization, determinism, strength, hand-over."""
 import random
+import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver._sim import Determinizer
 from solver.game import PlayerView, deal
-from solver.mcts import SearchPlayer, analyse, unseen_pool
+from solver.mcts import SearchPlayer, analyse, settle_auto, unseen_pool
 from solver.position import Position
 from solver.rules import GameConfig, play_turn, fewest_bullheads_chooser
 from solver.tournament import run_tournament
@@ -83,6 +84,24 @@ def test_timed_analysis_stays_near_its_budget():
                                    "hands": [list(range(30, 40))] + [None] * 9})
     a = analyse(position, seconds=0.3)
     assert a.seconds < 0.5 and a.iterations > 100
+
+
+def test_a_ten_player_decision_stays_within_its_budget():
+    view, _ = random_view(10, 104, 1, seed=3)
+    player = SearchPlayer(seed=1, seconds=0.3)
+    start = time.perf_counter()
+    card = player.choose_card(view)
+    assert time.perf_counter() - start < 0.45 and card in view.hand
+    assert player.last.iterations > 100
+
+
+def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
+    assert settle_auto(2, "auto", "auto") == ("rm+", "relative")
+    assert settle_auto(4, "auto", "auto") == ("ucb", "own")
+    assert settle_auto(2, "ucb", "own") == ("ucb", "own")
+    two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"),
+                  iterations=500, seed=1)
+    assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
 
 
 def test_the_player_is_deterministic_for_a_seed():
