@@ -4,7 +4,8 @@ Everything is measured in one run, on one core, on positions built from a seed b
 tests/positions_gen.py (deck 24, 2 players, both hands known):
 
 - mid-round positions with 6, 7 and 8 cards per hand (`random_midround`) and full 10-card
-  deals (`random_deal`): median and worst seconds, matrix-game nodes and small (2-card) nodes,
+  deals (`random_deal`): median and worst seconds to solve (the value and both equilibrium
+  strategies; `nimmt solve --no-card-values`), matrix-game nodes and small (2-card) nodes,
   transposition hit rate, matrix games solved, fraction of children never evaluated. A
   position that hits the per-position time limit is reported as "not solved within N s" with
   the bounds proven so far, never as a result.
@@ -90,12 +91,13 @@ class Run:
 
 def solve_one(position: Position, time_limit: float, ablation: Dict[str, bool] = None,
               keep_matrix: Optional[list] = None) -> Run:
-    """Solve with a fresh engine (empty table); on success, optionally append the full root
-    matrix to `keep_matrix` (computed after the timing)."""
+    """Solve (the value and the equilibrium strategies, SPEC's "solve"; not the values of the
+    cards outside the equilibrium) with a fresh engine (empty table); on success, optionally
+    append the full root matrix to `keep_matrix` (computed after the timing)."""
     engine = Engine(position, **(ablation or {}))
     start = time.perf_counter()
     try:
-        solution = engine.solve(position, time_limit=time_limit)
+        solution = engine.solve(position, time_limit=time_limit, card_values=False)
     except SearchLimitError as limit:
         return Run(position.to_text(), False, None, limit.bounds,
                    time.perf_counter() - start, limit.stats)
@@ -337,7 +339,8 @@ def report(results: dict) -> None:
     args = argparse.Namespace(**results["options"])
     print(f"\n{machine_line(results['machine'])}")
     print(f"search build sha256 {results['build']['sha256'][:12]}; seed {args.seed},"
-          f" per-position limit {args.time_limit:g} s, one core\n")
+          f" per-position limit {args.time_limit:g} s, one core; a solve is the value and"
+          f" both equilibrium strategies (not the values of the other cards)\n")
     print("### Solve times and search statistics\n")
     rows = [size_row(int(size), d["summary"], args.time_limit)
             for size, d in results["sizes"].items()]

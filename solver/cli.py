@@ -332,8 +332,11 @@ def with_progress(run: Callable[[Progress], Any]) -> Any:
 @click.option("--threads", type=click.IntRange(1, 2), default=1, show_default=True,
               help="2: a helper search on the second core shares the table (faster on big"
                    " positions; node counts then vary from run to run).")
+@click.option("--no-card-values", "skip_card_values", is_flag=True,
+              help="Skip the exact values of the cards outside the equilibrium (on a full"
+                   " deal they cost about as much as the solve).")
 def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_path, depth,
-          threads):
+          threads, skip_card_values):
     """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
@@ -358,7 +361,8 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_pat
         check_writable(graph_path)
     game = load_position(position)
     solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb,
-                                                          progress, threads))
+                                                          progress, threads,
+                                                          not skip_card_values))
     if graph_path is not None:
         write_graph(solution.graph(depth or 2), graph_path)
     click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))

@@ -16,11 +16,10 @@ import numpy as np
 from ._search import ExactSearch
 from .errors import NotSolvableError, SearchLimitError
 from .position import Position
-from .rational import exact_equilibrium
+from .rational import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .rules import bullheads, play_turn, row_bullheads, target_row
 
 TT_MB_BY_HAND = {7: 32, 8: 128, 9: 1024, 10: 3200}   # default table sizes (MB); 16 below 7 cards
-PROBABILITY_FLOOR = 1e-12        # strategies list cards above this probability
 UNBOUNDED = 1000.0               # bounds this large are the search's infinities: nothing proven
 
 
@@ -123,11 +122,14 @@ class Engine:
 
     # running under limits ------------------------------------------------------------------
     def run(self, work: Callable, max_nodes: int = 0, time_limit: float = 0.0,
-            progress: Optional[Callable[[dict, float], None]] = None, helper_work=None):
-        """Run `work()` (a call into the search, which releases the GIL) in a thread, so the
+            progress: Optional[Callable[[dict, float], None]] = None, helper_work=None,
+            same_limits: bool = False):
+        """Run `work()` (calls into the search, which release the GIL) in a thread, so the
         caller can show progress and Ctrl-C stops the search cleanly. `helper_work`, with
-        2 threads, runs beside it on the shared table and is stopped when `work` is done."""
-        self.search.set_limits(max_nodes or 0, time_limit or 0.0)
+        2 threads, runs beside it on the shared table and is stopped when `work` is done.
+        The limits count from now, or with `same_limits` go on from the previous run."""
+        if not same_limits:
+            self.search.set_limits(max_nodes or 0, time_limit or 0.0)
         box = {}
         thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
         helper = None
@@ -162,8 +164,8 @@ class Engine:
 
     # solving -------------------------------------------------------------------------------
     def solve(self, position: Position, max_nodes: int = 0, time_limit: float = 0.0,
-              progress=None, with_card_values: bool = True) -> Solution:
-        """The position's solution; with_card_values=False skips the exact values of the
+              progress=None, card_values: bool = True) -> Solution:
+        """The position's solution; card_values=False skips the exact values of the
         cards outside the equilibrium (their entries can cost as much as the solve)."""
         check_solvable(position)
         h1, h2, rows = self.ranks.state(position)
@@ -176,33 +178,39 @@ class Engine:
                                    bounds=(lower, upper), stats=self.stats())
         value, x, y, lo, hi = result[:5]
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
-        complete = with_card_values and self.complete_replies(h1, h2, rows, x, y, matrix)
+        complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix,
+                                                              progress)
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
         if refined is not None:
             value, x, y, values1, values2 = refined
         else:
-            values1 = [matrix[i] @ np.array(y) for i in range(len(x))]
-            values2 = [np.array(x) @ matrix[:, j] for j in range(len(y))]
+            values1 = [expected(matrix[i], y) for i in range(len(x))]
+            values2 = [expected(matrix[:, j], x) for j in range(len(y))]
         cards1, cards2 = position.hands
         strategies = [strategy_dict(cards1, x), strategy_dict(cards2, y)]
-        card_values = [{c: none_if_nan(v) for c, v in zip(cards1, values1)},
-                       {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
+        values = [{c: none_if_nan(v) for c, v in zip(cards1, values1)},
+                  {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
         stats = self.stats()
         stats["card_values_complete"] = complete
-        return Solution(position, value, strategies, card_values, matrix, stats, self)
+        return Solution(position, value, strategies, values, matrix, stats, self)
 
-    def complete_replies(self, h1, h2, rows, x, y, matrix) -> bool:
+    def complete_replies(self, h1, h2, rows, x, y, matrix, progress=None) -> bool:
         """Make exact every entry a card's value needs: each card against the support of the
-        opponent's strategy. Runs under the solve's limits: False if one stopped it (the
-        entries left are NaN, the value and strategies stay proven)."""
-        for i in range(len(h1)):
-            for j in range(len(h2)):
-                if np.isnan(matrix[i, j]) and (x[i] > PROBABILITY_FLOOR or y[j] > PROBABILITY_FLOOR):
-                    value = self.search.entry_value(h1, h2, rows, h1[i], h2[j])
-                    if self.search.aborted:
-                        return False
-                    matrix[i, j] = value
-        return True
+        opponent's strategy. Runs under the solve's limits (progress shown, Ctrl-C stops
+        it): False if one stopped it (the entries left are NaN, the value and strategies
+        stay proven)."""
+        def work() -> None:
+            for i in range(len(h1)):
+                for j in range(len(h2)):
+                    if np.isnan(matrix[i, j]) and (x[i] > PROBABILITY_FLOOR
+                                                   or y[j] > PROBABILITY_FLOOR):
+                        value = self.search.entry_value(h1, h2, rows, h1[i], h2[j])
+                        if self.search.aborted:
+                            return
+                        matrix[i, j] = value
+
+        self.run(work, progress=progress, same_limits=True)
+        return not self.search.aborted
 
     def full_matrix(self, position: Position) -> np.ndarray:
         h1, h2, rows = self.ranks.state(position)
@@ -241,7 +249,7 @@ class Engine:
             child, penalties = play(current.position, (a, b), None if choice is None else choice[1])
             line.append(Line((a, b), x[a] * y[b], None if choice is None else choice[:2],
                              penalties, current.value))
-            current = self.solve(child, with_card_values=False)
+            current = self.solve(child, card_values=False)
         return line
 
 
@@ -253,6 +261,12 @@ def play(position: Position, cards: Sequence[int], row: Optional[int] = None):
     child = Position.create(new_rows, hands, [p + q for p, q in zip(position.penalties, penalties)],
                             position.deck)
     return child, penalties
+
+
+def expected(entries: np.ndarray, strategy: Sequence[float]) -> float:
+    """A card's value against a mixed strategy; NaN if an entry it needs is unknown (cards
+    played with probability 0 do not count)."""
+    return sum(e * p for e, p in zip(entries, strategy) if p > PROBABILITY_FLOOR)
 
 
 def none_if_nan(value: float) -> Optional[float]:
@@ -282,11 +296,14 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
 
 
 def solve(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
-          tt_mb: Optional[float] = None, progress=None, threads: int = 1) -> Solution:
+          tt_mb: Optional[float] = None, progress=None, threads: int = 1,
+          card_values: bool = True) -> Solution:
     """Exact value and equilibrium strategies of a 2-player complete-information position.
 
     threads=2 adds a helper search on the second core sharing the table: faster on large
     positions, but node counts (and, where equilibria are not unique, the strategy
-    reported) then depend on timing."""
+    reported) then depend on timing. card_values=False leaves out the exact values of the
+    cards outside the equilibrium (None in Solution.card_values), which can cost as much
+    as the solve itself."""
     return Engine(position, tt_mb, threads=threads).solve(position, max_nodes, time_limit,
-                                                          progress)
+                                                          progress, card_values)

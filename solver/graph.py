@@ -53,7 +53,7 @@ def expand(graph: nx.DiGraph, engine, node: str, solution: Solution, turn: int):
             if child in graph:
                 graph.nodes[child]["reach"] += reach
             else:
-                child_solution = engine.solve(child_position, with_card_values=False)
+                child_solution = engine.solve(child_position, card_values=False)
                 add_node(graph, child_solution, turn, reach)
                 yield child, child_solution
             graph.add_edge(node, child, **edge_attributes(a, b, probability, choice, penalties))

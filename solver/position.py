@@ -244,14 +244,20 @@ def parse_notation(text: str) -> Position:
 
 
 def load_position(source: str) -> Position:
-    """Read a position from a file path, or from stdin when `source` is '-'.
+    """Read a position from a file path, from stdin when `source` is '-', or from `source`
+    itself when it is no file but a position written inline (JSON or the notation).
 
     The content may be JSON or the text notation.
     """
-    text = read_source(source)
+    text = source if is_inline(source) else read_source(source)
     if text.lstrip().startswith(("{", "[", '"')) or not text.strip():
         return Position.from_json(text)
     return parse_notation(text)
+
+
+def is_inline(source: str) -> bool:
+    import os
+    return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
 
 
 def read_source(source: str) -> str:

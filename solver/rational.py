@@ -71,16 +71,22 @@ def exact_equilibrium(matrix: np.ndarray, x: Sequence[float], y: Sequence[float]
         return None
     xs = dict(zip(rows, sx[:-1]))
     ys = dict(zip(cols, sy[:-1]))
+    # a card outside the support whose entries were not all computed (card values skipped
+    # or stopped by a limit) stays unknown: the search has proven it does no better
     row_values = [expectation(matrix[i, cols], [ys[j] for j in cols]) for i in range(len(x))]
     col_values = [expectation(matrix[rows, j], [xs[i] for i in rows]) for j in range(len(y))]
-    if None in row_values or None in col_values:
-        return None
-    if max(row_values) > exact_value + CERTIFY_TOLERANCE or \
-            min(col_values) < exact_value - CERTIFY_TOLERANCE:
+    known_rows = [v for v in row_values if v is not None]
+    known_cols = [v for v in col_values if v is not None]
+    if max(known_rows) > exact_value + CERTIFY_TOLERANCE or \
+            min(known_cols) < exact_value - CERTIFY_TOLERANCE:
         return None
     return (float(exact_value), [float(xs.get(i, 0)) for i in range(len(x))],
             [float(ys.get(j, 0)) for j in range(len(y))],
-            [float(v) for v in row_values], [float(v) for v in col_values])
+            [as_float(v) for v in row_values], [as_float(v) for v in col_values])
+
+
+def as_float(v: Optional[Fraction]) -> float:
+    return float("nan") if v is None else float(v)
 
 
 def expectation(entries: Sequence[float], probabilities: Sequence[Fraction]) -> Optional[Fraction]:

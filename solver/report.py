@@ -58,7 +58,8 @@ def format_card_values(solution: Solution) -> List[str]:
         for card, value in sorted(values.items()):
             note = f"played {strategy[card]:.1%}" if card in strategy else ""
             if value is None:
-                lines.append(f"    {card:>3}  value not computed within the limit  {note}".rstrip())
+                lines.append(f"    {card:>3}  value not computed (search limit, or --no-card-values)"
+                             f"  {note}".rstrip())
                 continue
             lines.append(f"    {card:>3}  value {value:>9.4f}  loses {losses[k][card]:>7.4f}  {note}"
                          .rstrip())

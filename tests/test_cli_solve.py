@@ -4,11 +4,12 @@ import json
 import re
 
 import networkx as nx
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.exact import solve
+from solver.exact import Engine, solve
 from solver.graph import to_dot
 from solver.position import Position
 
@@ -57,12 +58,55 @@ def test_spec_worked_example_json():
     assert data["principal_line"][0]["row_choice"] == {"player": 2, "row": 2}
 
 
+def strategy_vector(listed, hand):
+    probability = {e["card"]: e["probability"] for e in listed}
+    return np.array([probability.get(card, 0.0) for card in hand])
+
+
+def assert_equilibrium(position: Position, data: dict) -> np.ndarray:
+    """The JSON strategies are an equilibrium of the full root matrix (which is returned):
+    no pure reply does better than the value."""
+    matrix = Engine(position).full_matrix(position)
+    x = strategy_vector(data["strategies"][0], position.hands[0])
+    y = strategy_vector(data["strategies"][1], position.hands[1])
+    assert (x @ matrix).min() >= data["value"] - 1e-9
+    assert (matrix @ y).max() <= data["value"] + 1e-9
+    return matrix
+
+
 def test_spec_second_example_value():
     result = run(["solve", "-", "--json"], json.dumps(EXCHANGE_EXAMPLE))
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["value"] == pytest.approx(-4, abs=1e-9)
-    assert data["strategies"] == [[{"card": 1, "probability": 1.0}], [{"card": 6, "probability": 1.0}]]
+    assert_equilibrium(Position.from_dict(EXCHANGE_EXAMPLE), data)
+
+
+def test_card_values_are_each_card_against_the_opponents_strategy():
+    position = Position.from_text(SEVEN_CARDS)
+    result = run(["solve", SEVEN_CARDS, "--json"])          # a position given inline
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    matrix = assert_equilibrium(position, data)
+    x = strategy_vector(data["strategies"][0], position.hands[0])
+    y = strategy_vector(data["strategies"][1], position.hands[1])
+    assert [e["value"] for e in data["card_values"][0]] == pytest.approx(matrix @ y, abs=1e-9)
+    assert [e["value"] for e in data["card_values"][1]] == pytest.approx(x @ matrix, abs=1e-9)
+
+
+def test_no_card_values_gives_the_same_solution_and_only_the_support_values():
+    full = json.loads(run(["solve", SEVEN_CARDS, "--json"]).stdout)
+    result = run(["solve", SEVEN_CARDS, "--json", "--no-card-values"])
+    assert result.exit_code == 0, result.stderr
+    quick = json.loads(result.stdout)
+    assert quick["value"] == full["value"] and quick["strategies"] == full["strategies"]
+    for k in range(2):
+        played = {e["card"] for e in quick["strategies"][k]}
+        for entry, exact in zip(quick["card_values"][k], full["card_values"][k]):
+            if entry["card"] in played:
+                assert entry["value"] == pytest.approx(quick["value"], abs=1e-9)
+            assert entry["value"] is None or entry["value"] == pytest.approx(exact["value"])
+    assert quick["stats"]["card_values_complete"] is False
 
 
 def test_text_notation_and_human_output():
@@ -80,9 +124,13 @@ def test_text_notation_and_human_output():
 
 
 def test_card_losses_shown():
-    result = run(["solve", "-"], "24; 23, 8, 19, 22; 1 4 5 10, 3 6 12 16; 0 0")
+    text = "24; 23, 8, 19, 22; 1 4 5 10, 3 6 12 16; 0 0"
+    result = run(["solve", text])
     assert result.exit_code == 0, result.stderr
-    assert re.search(r"\b4  value +-1\.6667  loses +0\.5000", result.stdout), result.stdout
+    solution = solve(Position.from_text(text))
+    value = solution.card_values[0][4]
+    pattern = rf"\b4  value +{value:.4f}  loses +{solution.value - value:.4f}"
+    assert re.search(pattern.replace(".", r"\."), result.stdout), result.stdout
 
 
 BAD = [
