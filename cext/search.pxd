@@ -67,7 +67,6 @@ cdef struct Context:
     int stop_requested         # set from outside (Ctrl-C) to stop cleanly
     int no_pruning             # ablation: evaluate every entry exactly (backward induction)
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
-    int thread_id              # 0: the main search; 1: a helper filling the shared table
     EndgameSlot* endgame       # a small cache of 2-card nodes, own to each thread
     uint64_t endgame_mask
 

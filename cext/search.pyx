@@ -671,11 +671,6 @@ cdef void order_moves(Context* c, Node* nd, int* i0, int* j0) noexcept nogil:
             score[j] += x[i] * g[i * k + j]
         nd.col_order[j] = j
     sort_by_score(nd.col_order, score, k)
-    if c.thread_id == 1 and k >= GUESS_DEEPER:
-        # the helper opens high nodes elsewhere than the main search, so that the two
-        # threads fill the shared table with different subtrees
-        i0[0] = nd.row_order[1]
-        j0[0] = nd.col_order[1]
 
 
 cdef inline void sort_by_score(int* order, const double* score, int k) noexcept nogil:
@@ -928,7 +923,6 @@ cdef class ExactSearch:
         for r in range(len(bulls)):
             self.ctx.bulls[r] = bulls[r]
         self.helper = self.ctx
-        self.helper.thread_id = 1
         self.ctx.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         self.helper.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         self.ctx.endgame_mask = self.helper.endgame_mask = ENDGAME_SLOTS - 1
@@ -953,8 +947,6 @@ cdef class ExactSearch:
         self.ctx.deadline = now() + seconds if seconds > 0 else 0.0
         self.ctx.aborted = 0
         self.ctx.stop_requested = 0
-        self.helper.aborted = 0
-        self.helper.stop_requested = 0
 
     def set_ablation(self, bint no_pruning=False, bint no_canonical=False):
         """Switch off an idea of the search, to measure what it gains (benchmarks only)."""
@@ -966,17 +958,20 @@ cdef class ExactSearch:
         self.ctx.stop_requested = 1
         self.helper.stop_requested = 1
 
-    def help(self, hand1, hand2, rows):
-        """Search the same node from another thread, sharing the table (lazy SMP): the
-        main search finds many of its subtrees already solved. Returns when the node is
-        solved or stop_helper() is called; its result is not used."""
+    def help_entries(self, hand1, hand2, rows):
+        """From another thread, solve the node's entries exactly into the shared table,
+        likeliest first (by the estimate the main search orders its moves with), so that
+        the main search finds them solved. Returns when done or stop_helper() is called
+        (call arm_helper() first, from the thread that will stop it)."""
         cdef State s = make_state(hand1, hand2, rows)
         cdef int k = popcount(s.hand[0])
-        self.helper.aborted = 0
-        self.helper.stop_requested = 0
         if k >= 3:
             with nogil:
-                matrix_node(&self.helper, &s, k, -INF, INF, NULL)
+                solve_entries(&self.helper, &s, k)
+
+    def arm_helper(self):
+        self.helper.aborted = 0
+        self.helper.stop_requested = 0
 
     def stop_helper(self):
         self.helper.stop_requested = 1
@@ -1037,6 +1032,26 @@ cdef class ExactSearch:
         with nogil:
             v = search(&self.ctx, &s, k, -INF, INF)
         return v
+
+
+cdef void solve_entries(Context* c, const State* s, int k) noexcept nogil:
+    """Every entry of the node exactly, by the estimate's order: the a-th best reply of
+    player 1 against the b-th of player 2 by increasing a + b, the first one (where the
+    main search starts) left out."""
+    cdef Node nd
+    cdef int i0, j0, total, a
+    nd.s = s
+    nd.k = k
+    hand_cards(s.hand[0], nd.p)
+    hand_cards(s.hand[1], nd.q)
+    order_moves(c, &nd, &i0, &j0)
+    for total in range(1, 2 * k - 1):
+        for a in range(max(0, total - k + 1), min(k, total + 1)):
+            check_limits(c)
+            if c.aborted:
+                return
+            entry_search(c, s, k, nd.p[nd.row_order[a]], nd.q[nd.col_order[total - a]],
+                         -INF, INF)
 
 
 cdef void* zeroed_pages(size_t size) noexcept nogil:

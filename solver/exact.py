@@ -134,6 +134,7 @@ class Engine:
         thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
         helper = None
         if self.threads == 2 and helper_work is not None:
+            self.search.arm_helper()
             helper = threading.Thread(target=helper_work, daemon=True)
             helper.start()
         start = time.perf_counter()
@@ -171,7 +172,7 @@ class Engine:
         h1, h2, rows = self.ranks.state(position)
         result = self.run(lambda: self.search.solve_root(h1, h2, rows),
                           max_nodes, time_limit, progress,
-                          helper_work=lambda: self.search.help(h1, h2, rows))
+                          helper_work=lambda: self.search.help_entries(h1, h2, rows))
         if self.search.aborted or result is None:
             lower, upper = (None, None) if result is None else result[5:7]
             raise SearchLimitError(limit_message(max_nodes, time_limit, lower, upper),
@@ -209,7 +210,8 @@ class Engine:
                             return
                         matrix[i, j] = value
 
-        self.run(work, progress=progress, same_limits=True)
+        self.run(work, progress=progress, same_limits=True,
+                 helper_work=lambda: self.search.help_entries(h1, h2, rows))
         return not self.search.aborted
 
     def full_matrix(self, position: Position) -> np.ndarray:

@@ -87,6 +87,12 @@ def test_card_values_are_each_card_against_the_opponents_strategy():
     result = run(["solve", SEVEN_CARDS, "--json"])          # a position given inline
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
+    assert_card_values(position, data)
+
+
+def assert_card_values(position: Position, data: dict) -> None:
+    """Every card's value is its row (column) of the full matrix against the opponent's
+    strategy."""
     matrix = assert_equilibrium(position, data)
     x = strategy_vector(data["strategies"][0], position.hands[0])
     y = strategy_vector(data["strategies"][1], position.hands[1])
@@ -285,3 +291,14 @@ def test_round_over():
     assert solved.exit_code == 0 and "the round is over" in solved.stdout
     assert json.loads(run(["solve", "-", "--json"], text).stdout)["strategies"] == [[], []]
     assert "Player 1: nothing to play" in run(["best", "-"], text).stdout
+
+
+@pytest.mark.parametrize("text", [SEVEN_CARDS, Position.from_dict(SPEC_EXAMPLE).to_text(),
+                                  "24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13, 5 6 8 11 14"])
+def test_two_threads_prove_the_same_value(text):
+    one = json.loads(run(["solve", text, "--json"]).stdout)
+    result = run(["solve", text, "--json", "--threads", "2"])
+    assert result.exit_code == 0, result.stderr
+    two = json.loads(result.stdout)
+    assert two["value"] == pytest.approx(one["value"], abs=1e-9)
+    assert_card_values(Position.from_text(text), two)
