@@ -453,88 +453,91 @@ cdef inline void refine(Context* c, Node* nd, int i, int j, double alpha, double
         nd.hi[i][j] = v
 
 
-cdef inline void settle(Context* c, Node* nd, int i, int j, double alpha, double beta) noexcept nogil:
-    """Refine entry (i, j) with the window; if that taught nothing (rounding at the window's
-    edge), search it exactly, so every call makes progress."""
-    cdef double lo = nd.lo[i][j], hi = nd.hi[i][j]
-    refine(c, nd, i, j, alpha, beta)
-    if nd.lo[i][j] == lo and nd.hi[i][j] == hi:
-        refine(c, nd, i, j, -INF, INF)
+# A reply is seen from its player's side: for player 2 (who minimizes) entries are negated,
+# so that one routine serves both players: "does this card do better than t?"
+cdef inline double low_for(Node* nd, int player, int card, int other) noexcept nogil:
+    return nd.lo[card][other] if player == 0 else -nd.hi[other][card]
 
 
-cdef inline bint row_beats(Context* c, Node* nd, int i, double t, double beta) noexcept nogil:
-    """Does card i of player 1, against player 2's mixed strategy y, score more than t?
+cdef inline double high_for(Node* nd, int player, int card, int other) noexcept nogil:
+    return nd.hi[card][other] if player == 0 else -nd.lo[other][card]
+
+
+cdef inline void refine_for(Context* c, Node* nd, int player, int card, int other,
+                            double a, double b) noexcept nogil:
+    if player == 0:
+        refine(c, nd, card, other, a, b)
+    else:
+        refine(c, nd, other, card, -b, -a)
+
+
+cdef inline void settle_for(Context* c, Node* nd, int player, int card, int other,
+                            double a, double b) noexcept nogil:
+    """refine_for; if that taught nothing (rounding at the window's edge), search the entry
+    exactly, so every call makes progress."""
+    cdef double lo = low_for(nd, player, card, other), hi = high_for(nd, player, card, other)
+    refine_for(c, nd, player, card, other, a, b)
+    if low_for(nd, player, card, other) == lo and high_for(nd, player, card, other) == hi:
+        refine_for(c, nd, player, card, other, -INF, INF)
+
+
+cdef inline bint reply_beats(Context* c, Node* nd, int player, int card, double t) noexcept nogil:
+    """Does `card` of `player`, against the opponent's mixed strategy, do better than t (by
+    player's own sign: player 1 scores more than t, player 2 less than -t)?
 
     Entries are searched only as far as needed: each window is the range where that
     entry's value would still leave the answer open."""
-    cdef int j, pick
-    cdef double low_sum, high_sum, gap, widest, a, b
+    cdef const double* w = &nd.y[0] if player == 0 else &nd.x[0]
+    cdef int o, pick
+    cdef double low_sum, high_sum, gap, widest, a, b, lo, hi
     # first a cheap null-window test of each entry against t itself: if none exceeds t,
     # neither does their mean
-    for j in range(nd.k):
-        if nd.y[j] > 0.0 and nd.lo[i][j] < t and nd.hi[i][j] > t + TINY and not c.aborted:
-            refine(c, nd, i, j, t, t + EPS)
+    for o in range(nd.k):
+        if w[o] > 0.0 and low_for(nd, player, card, o) < t \
+                and high_for(nd, player, card, o) > t + TINY and not c.aborted:
+            refine_for(c, nd, player, card, o, t, t + EPS)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
         pick = -1
         widest = 0.0
-        for j in range(nd.k):
-            if nd.y[j] > 0.0:
-                low_sum += nd.y[j] * nd.lo[i][j]
-                high_sum += nd.y[j] * nd.hi[i][j]
-                gap = nd.y[j] * (nd.hi[i][j] - nd.lo[i][j])
+        for o in range(nd.k):
+            if w[o] > 0.0:
+                lo = low_for(nd, player, card, o)
+                hi = high_for(nd, player, card, o)
+                low_sum += w[o] * lo
+                high_sum += w[o] * hi
+                gap = w[o] * (hi - lo)
                 if gap > widest:
                     widest = gap
-                    pick = j
+                    pick = o
         if high_sum <= t + TINY:
-            return False            # proven: y.M_i <= t
+            return False            # proven: the card scores at most t
         if low_sum >= t or pick < 0:
             return True             # a tie counts as beating: it only enlarges the game
         # value of entry pick that makes high_sum <= t, and that makes low_sum > t
-        a = (t - (high_sum - nd.y[pick] * nd.hi[i][pick])) / nd.y[pick]
-        b = (t - (low_sum - nd.y[pick] * nd.lo[i][pick])) / nd.y[pick]
+        a = (t - (high_sum - w[pick] * high_for(nd, player, card, pick))) / w[pick]
+        b = (t - (low_sum - w[pick] * low_for(nd, player, card, pick))) / w[pick]
         if not b > a + EPS:
             b = a + EPS
         if not b > a:           # window lost to rounding: settle this entry exactly
             a = -INF
             b = INF
-        settle(c, nd, i, pick, a, b)
+        settle_for(c, nd, player, card, pick, a, b)
     return False
 
 
-cdef inline bint col_beats(Context* c, Node* nd, int j, double t, double alpha) noexcept nogil:
-    """Does card j of player 2, against player 1's mixed strategy x, score less than t?"""
-    cdef int i, pick
-    cdef double low_sum, high_sum, gap, widest, a, b
-    for i in range(nd.k):
-        if nd.x[i] > 0.0 and nd.hi[i][j] > t and nd.lo[i][j] < t - TINY and not c.aborted:
-            refine(c, nd, i, j, t - EPS, t)
-    while not c.aborted:
-        low_sum = 0.0
-        high_sum = 0.0
-        pick = -1
-        widest = 0.0
-        for i in range(nd.k):
-            if nd.x[i] > 0.0:
-                low_sum += nd.x[i] * nd.lo[i][j]
-                high_sum += nd.x[i] * nd.hi[i][j]
-                gap = nd.x[i] * (nd.hi[i][j] - nd.lo[i][j])
-                if gap > widest:
-                    widest = gap
-                    pick = i
-        if low_sum >= t - TINY:
-            return False            # proven: x.M_j >= t
-        if high_sum <= t or pick < 0:
+cdef inline bint add_beating_reply(Context* c, Node* nd, int player, uint32_t* cards_in,
+                                   double t) noexcept nogil:
+    """Add to the restricted game (`cards_in`, player's cards in it) the first card outside it
+    that beats t (by player's own sign, see reply_beats), in move order. False if none does."""
+    cdef int* order = &nd.row_order[0] if player == 0 else &nd.col_order[0]
+    cdef int a, card
+    for a in range(nd.k):
+        card = order[a]
+        if not (cards_in[0] >> card & 1) and reply_beats(c, nd, player, card, t):
+            cards_in[0] |= <uint32_t>1 << card
             return True
-        a = (t - (high_sum - nd.x[pick] * nd.hi[pick][j])) / nd.x[pick]
-        b = (t - (low_sum - nd.x[pick] * nd.lo[pick][j])) / nd.x[pick]
-        if not a < b - EPS:
-            a = b - EPS
-        if not a < b:
-            a = -INF
-            b = INF
-        settle(c, nd, pick, j, a, b)
     return False
 
 
@@ -777,13 +780,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 report.upper = g
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
-            changed = False
-            for a in range(k):
-                j = nd.col_order[a]
-                if not (cols_in >> j & 1) and col_beats(c, &nd, j, beta, alpha):
-                    cols_in |= <uint32_t>1 << j
-                    changed = True
-                    break
+            changed = add_beating_reply(c, &nd, 1, &cols_in, -beta)
             if c.aborted:
                 break
             if not changed:
@@ -798,13 +795,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
         if v_hi <= alpha:
-            changed = False
-            for a in range(k):
-                i = nd.row_order[a]
-                if not (rows_in >> i & 1) and row_beats(c, &nd, i, alpha, beta):
-                    rows_in |= <uint32_t>1 << i
-                    changed = True
-                    break
+            changed = add_beating_reply(c, &nd, 0, &rows_in, alpha)
             if c.aborted:
                 break
             if not changed:
@@ -827,20 +818,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                             refine(c, &nd, i, j, -INF, INF)
             continue
         # 6. the restricted value is exact and inside the window: is it the node's value?
-        changed = False
-        for a in range(k):
-            i = nd.row_order[a]
-            if not (rows_in >> i & 1) and row_beats(c, &nd, i, v_lo + EPS, beta):
-                rows_in |= <uint32_t>1 << i
-                changed = True
-                break
-        if not changed:
-            for a in range(k):
-                j = nd.col_order[a]
-                if not (cols_in >> j & 1) and col_beats(c, &nd, j, v_lo - EPS, alpha):
-                    cols_in |= <uint32_t>1 << j
-                    changed = True
-                    break
+        changed = (add_beating_reply(c, &nd, 0, &rows_in, v_lo + EPS)
+                   or add_beating_reply(c, &nd, 1, &cols_in, -(v_lo - EPS)))
         if c.aborted:
             break
         if not changed:
