@@ -52,55 +52,50 @@ cdef inline double saddle_point(const double* a, int m, int n, int stride,
     return maximin
 
 
-cdef inline bint row_dominated(const double* a, int stride, const int* cols, int n,
-                               int i, int k) noexcept nogil:
-    """Row i is weakly dominated by row k (k is at least as good for the maximizer)."""
-    cdef int c
-    for c in range(n):
-        if a[k * stride + cols[c]] < a[i * stride + cols[c]]:
+# A card is seen from its player's side: player 2 minimizes, so its entries are negated and
+# one routine serves both players.
+cdef inline double payoff_for(const double* a, int stride, int player, int card,
+                              int other) noexcept nogil:
+    return a[card * stride + other] if player == 0 else -a[other * stride + card]
+
+
+cdef inline bint dominated(const double* a, int stride, int player, const int* others, int n,
+                           int i, int k) noexcept nogil:
+    """Card i of `player` is weakly dominated by card k (k at least as good for it against
+    every card of the other player's `others`)."""
+    cdef int o
+    for o in range(n):
+        if payoff_for(a, stride, player, k, others[o]) < payoff_for(a, stride, player, i, others[o]):
             return False
     return True
 
 
-cdef inline bint col_dominated(const double* a, int stride, const int* rows, int m,
-                               int j, int k) noexcept nogil:
-    """Column j is weakly dominated by column k (k is at least as good for the minimizer)."""
-    cdef int r
-    for r in range(m):
-        if a[rows[r] * stride + k] > a[rows[r] * stride + j]:
-            return False
-    return True
+cdef inline bint drop_dominated(const double* a, int stride, int player, int* cards, int* count,
+                                const int* others, int n) noexcept nogil:
+    """Remove from `cards` every card of `player` dominated by another one left (never the
+    last). True if any went."""
+    cdef int p = 0, q, t
+    cdef bint dropped = False
+    while p < count[0] and count[0] > 1:
+        for q in range(count[0]):
+            if q != p and dominated(a, stride, player, others, n, cards[p], cards[q]):
+                for t in range(p, count[0] - 1):
+                    cards[t] = cards[t + 1]
+                count[0] -= 1
+                dropped = True
+                break
+        else:
+            p += 1
+    return dropped
 
 
 cdef inline void eliminate_dominated(const double* a, int stride, int* rows, int* m,
                                      int* cols, int* n) noexcept nogil:
     """Iterated weak dominance: keeps the value and at least one equilibrium."""
     cdef bint changed = True
-    cdef int p, q, t
     while changed:
-        changed = False
-        p = 0
-        while p < m[0] and m[0] > 1:
-            for q in range(m[0]):
-                if q != p and row_dominated(a, stride, cols, n[0], rows[p], rows[q]):
-                    for t in range(p, m[0] - 1):
-                        rows[t] = rows[t + 1]
-                    m[0] -= 1
-                    changed = True
-                    break
-            else:
-                p += 1
-        p = 0
-        while p < n[0] and n[0] > 1:
-            for q in range(n[0]):
-                if q != p and col_dominated(a, stride, rows, m[0], cols[p], cols[q]):
-                    for t in range(p, n[0] - 1):
-                        cols[t] = cols[t + 1]
-                    n[0] -= 1
-                    changed = True
-                    break
-            else:
-                p += 1
+        changed = drop_dominated(a, stride, 0, rows, m, cols, n[0])
+        changed = drop_dominated(a, stride, 1, cols, n, rows, m[0]) or changed
 
 
 cdef inline double simplex_game(const double* a, int stride, const int* rows, int m,
