@@ -254,26 +254,11 @@ def viewer_of(position: Position) -> int:
     return next(k for k, h in enumerate(position.hands) if h is not None)
 
 
-def played_cards(position: Position) -> List[int]:
-    """The optional `played` key: cards already out of play this round (flat or by turn)."""
-    played = position.extra.get("played") or []
-    flat: List[int] = []
-    for item in played:
-        if isinstance(item, list):
-            flat.extend(item)
-        else:
-            flat.append(item)
-    for c in flat:
-        if not (isinstance(c, int) and 1 <= c <= position.deck):
-            raise errors.CardError(f"played: card {c!r} is not a card of 1..{position.deck}")
-    return flat
-
-
 def unseen_pool(position: Position) -> List[int]:
     """Cards the hidden hands may hold: the deck minus rows, visible hands and `played`."""
     seen = {c for row in position.rows for c in row}
     seen.update(c for h in position.hands if h is not None for c in h)
-    seen.update(played_cards(position))
+    seen.update(position.played)
     return [c for c in range(1, position.deck + 1) if c not in seen]
 
 

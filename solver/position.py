@@ -34,7 +34,7 @@ def _card(value: Any, deck: int, where: str) -> int:
 
 def _card_list(value: Any, deck: int, where: str) -> Tuple[int, ...]:
     if not isinstance(value, list):
-        raise errors.PositionError(f"{where} must be a list of cards, got {value!r}")
+        raise errors.PositionError(f"{where} must be a list of cards, got {_short(value)}")
     return tuple(_card(c, deck, where) for c in value)
 
 
@@ -59,7 +59,9 @@ class Position:
         hands = _check_hands(hands, deck)
         penalties = _check_penalties(penalties, len(hands))
         _check_unique(rows, hands)
-        return cls(deck, rows, hands, penalties, dict(extra or {}))
+        extra = dict(extra or {})
+        _check_played(extra.get("played"), deck, hands)
+        return cls(deck, rows, hands, penalties, extra)
 
     @classmethod
     def from_dict(cls, data: Any) -> "Position":
@@ -88,6 +90,11 @@ class Position:
     @property
     def hand_size(self) -> int:
         return next(len(h) for h in self.hands if h is not None)
+
+    @property
+    def played(self) -> Tuple[int, ...]:
+        """The optional `played` key: cards out of play this round (given flat or by turn)."""
+        return _flat_played(self.extra.get("played"))
 
     @property
     def complete_information(self) -> bool:
@@ -119,9 +126,17 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    for k in keys:
+        if keys.count(k) > 1:
+            raise errors.JsonFormatError(f"invalid JSON: key {k!r} given twice in one object")
+    return dict(pairs)
+
+
 def parse_json(text: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except (json.JSONDecodeError, RecursionError) as exc:
         msg = getattr(exc, "msg", "too deeply nested")
         raise errors.JsonFormatError(f"invalid JSON: {msg} (input {_short(text)})") from None
@@ -188,6 +203,28 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
         if p < 0:
             raise errors.PenaltyError(f"penalty {p} is negative")
     return tuple(penalties)
+
+
+def _flat_played(played: Any) -> Tuple[Any, ...]:
+    flat: List[Any] = []
+    for item in played or []:
+        flat.extend(item if isinstance(item, list) else [item])
+    return tuple(flat)
+
+
+def _check_played(played: Any, deck: int, hands: Sequence[Hand]) -> None:
+    if played is None:
+        return
+    if not isinstance(played, list):
+        raise errors.PositionError(f"played must be a list of cards or of turns,"
+                                   f" got {_short(played)}")
+    cards = _card_list(list(_flat_played(played)), deck, "played")
+    in_hand = set(cards) & {c for h in hands if h is not None for c in h}
+    if in_hand:
+        raise errors.DuplicateCardError(f"card {min(in_hand)} is both played and in a hand")
+    if len(set(cards)) != len(cards):
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise errors.DuplicateCardError(f"card {twice} is played twice")
 
 
 def _check_unique(rows: Sequence[Row], hands: Sequence[Hand]) -> None:

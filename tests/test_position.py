@@ -41,6 +41,10 @@ def changed(**changes):
     (changed(penalties=[0, -1]), errors.PenaltyError),
     (changed(penalties=[0]), errors.PenaltyError),
     (changed(deck=3), errors.DeckError),
+    (changed(played="x"), errors.PositionError),
+    (changed(played=[[9, 30]]), errors.CardError),
+    (changed(played=[[9, 11], [13, 1]]), errors.DuplicateCardError),      # 1 is in a hand
+    (changed(played=[9, 11, 9]), errors.DuplicateCardError),
 ])
 def test_invalid_positions_raise_their_class(data, error):
     with pytest.raises(error):
@@ -53,6 +57,18 @@ def test_bad_json_and_notation():
         Position.from_json("{")
     with pytest.raises(errors.NotationError):
         Position.from_text("24; 3 10, 7")
+
+
+def test_a_key_twice_is_refused():
+    with pytest.raises(errors.JsonFormatError, match="'deck' given twice"):
+        Position.from_json('{"deck": 24, "rows": [[3], [7], [12], [21]], "hands": [[1], [2]],'
+                           ' "deck": 30}')
+
+
+def test_played_cards_flat_or_by_turn():
+    assert Position.from_dict(changed(played=[[9, 11], [13, 14]])).played == (9, 11, 13, 14)
+    assert Position.from_dict(changed(played=[9, 11])).played == (9, 11)
+    assert Position.from_dict(GOOD).played == ()
 
 
 def test_json_and_notation_round_trip():
