@@ -37,7 +37,7 @@ sys.path.insert(0, HERE)
 from _common import machine_info, machine_line, markdown_table  # noqa: E402
 from positions_gen import random_midround  # noqa: E402
 from solver.exact import Engine  # noqa: E402
-from solver.mcts import derive_seed, root_strategies  # noqa: E402
+from solver.mcts import DEFAULT_C, derive_seed, root_strategies  # noqa: E402
 from solver.position import Position  # noqa: E402
 
 DEFAULT_JSON = os.path.join(HERE, "results", "bench_mcts_quality.json")
@@ -135,7 +135,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 10000, 50000])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
-    parser.add_argument("--c", type=float, default=4.0, help="UCB exploration")
+    parser.add_argument("--c", type=float, default=DEFAULT_C,
+                        help="UCB exploration (default: the search player's)")
     parser.add_argument("--reward", default="relative", choices=["own", "relative"],
                         help="what the search minimizes: own bullheads, or own minus the"
                              " opponent's (the exact solver's zero-sum game)")

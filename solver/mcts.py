@@ -56,6 +56,7 @@ from .rules import ROWS, bullheads, cheapest_row
 
 Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
+DEFAULT_C = 8.0          # UCB exploration, in bullheads: the best of 2..32 against `sampler`
 SELECTIONS = ("auto", "ucb", "rm", "rm+")
 REWARDS = ("auto", "own", "relative")
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
@@ -126,7 +127,7 @@ class Budget:
 
 
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
-               jobs: int = 1, c: float = 4.0, policy: str = "heuristic",
+               jobs: int = 1, c: float = DEFAULT_C, policy: str = "heuristic",
                progress: Optional[Callable[[float, int, float], None]] = None,
                reward: str = "own", selection: str = "ucb", gamma: float = 0.1):
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
@@ -263,7 +264,7 @@ def unseen_pool(position: Position) -> List[int]:
 
 
 def analyse(position: Position, iterations: Optional[int] = None,
-            seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = 4.0,
+            seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = DEFAULT_C,
             policy: str = "heuristic", viewer: Optional[int] = None,
             progress: Optional[Callable[[float, int, float], None]] = None,
             reward: str = "auto", selection: str = "auto", gamma: float = 0.1) -> Analysis:
@@ -301,7 +302,7 @@ def analyse(position: Position, iterations: Optional[int] = None,
 
 def root_strategies(position: Position, iterations: Optional[int] = None,
                     seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1,
-                    c: float = 4.0, policy: str = "heuristic", reward: str = "auto",
+                    c: float = DEFAULT_C, policy: str = "heuristic", reward: str = "auto",
                     selection: str = "auto",
                     gamma: float = 0.1) -> List[Optional[Dict[int, float]]]:
     """The search's root mixed strategy of every seat with a visible hand ({card: share of the
@@ -333,13 +334,13 @@ def visit_shares(hand: Sequence[int], stats: Dict[int, Sequence[float]]) -> Dict
 # the player --------------------------------------------------------------------------------
 class SearchPlayer(Player):
     """The ISMCTS player (module docstring). Bot name `mcts`; options as in
-    `mcts:iterations=2000`, `mcts:seconds=1`, `mcts:jobs=2`, `mcts:c=4`,
+    `mcts:iterations=2000`, `mcts:seconds=1`, `mcts:jobs=2`, `mcts:c=8`,
     `mcts:policy=random`, `mcts:exact=0`, `mcts:selection=rm`, `mcts:gamma=0.1`,
     `mcts:reward=relative`."""
     name = "mcts"
 
     def __init__(self, seed=None, iterations: Optional[int] = None,
-                 seconds: Optional[float] = None, jobs: int = 1, c: float = 4.0,
+                 seconds: Optional[float] = None, jobs: int = 1, c: float = DEFAULT_C,
                  policy: str = "heuristic", exact_handover: bool = True,
                  exact_max_cards: int = 7, row_share: float = 0.25,
                  selection: str = "auto", reward: str = "auto", gamma: float = 0.1):

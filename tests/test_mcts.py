@@ -142,7 +142,7 @@ def test_exact_handover_for_a_complete_information_two_player_view():
 
 
 def test_search_player_beats_random_by_a_wide_margin():
-    summary = run_tournament(GameConfig(players=4), ["mcts:iterations=500", "random"], 3, seed=7,
+    summary = run_tournament(GameConfig(players=4), ["mcts:iterations=2000", "random"], 3, seed=7,
                              jobs=2)
     mcts, rnd = summary["bots"]
     assert mcts["mean_penalty_per_round"] < 0.6 * rnd["mean_penalty_per_round"]
