@@ -9,7 +9,6 @@ core, for 2, 4 and 10 players; the output is a markdown table.
 """
 import argparse
 import random
-import time
 
 from _common import machine_line, markdown_table, rate
 from solver._rules import random_rounds

@@ -179,8 +179,7 @@ class Engine:
                                    bounds=(lower, upper), stats=self.stats())
         value, x, y, lo, hi = result[:5]
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
-        complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix,
-                                                              progress)
+        complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix, progress)
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
         if refined is not None:
             value, x, y, values1, values2 = refined

@@ -52,7 +52,7 @@ from . import errors
 from ._sim import Determinizer, Search, row_values
 from .game import Player, PlayerView
 from .position import Position
-from .rules import ROWS, bullheads, cheapest_row
+from .rules import ROWS, cheapest_row
 
 Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000

@@ -2,7 +2,6 @@
 import random
 import time
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver._sim import Determinizer

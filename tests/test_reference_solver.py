@@ -1,7 +1,6 @@
 """Checks of the slow reference solver itself (tests/reference_solver.py): the SPEC worked
 examples, hand-checked small cases, symmetries, and that its LP gives equilibria."""
 import random
-from fractions import Fraction
 
 import numpy as np
 import pytest
