@@ -279,26 +279,32 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
 
 
 # solve / best -----------------------------------------------------------------------------
-class Progress:
-    """Nodes searched and seconds, updated in place on stderr: shown when stderr is a
-    terminal, or once a solve has lasted more than a second."""
-    DELAY = 1.0
+class StatusLine:
+    """A line on stderr redrawn in place and erased at the end; drawn only when stderr is a
+    terminal (a log or a pipe gets nothing but the result or the one error line)."""
 
     def __init__(self):
         self.stream = sys.stderr
+        self.tty = self.stream.isatty()
         self.shown = False
 
-    def __call__(self, stats: dict, seconds: float) -> None:
-        if seconds < self.DELAY and not self.stream.isatty():
-            return
-        self.stream.write(f"\rsearching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s ")
-        self.stream.flush()
-        self.shown = True
+    def show(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r" + text)
+            self.stream.flush()
+            self.shown = True
 
     def close(self) -> None:
         if self.shown:
-            self.stream.write("\r\033[K" if self.stream.isatty() else "\n")
+            self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+class Progress(StatusLine):
+    """The exact search's nodes and seconds."""
+
+    def __call__(self, stats: dict, seconds: float) -> None:
+        self.show(f"searching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s ")
 
 
 def solver_options(command):
@@ -381,27 +387,11 @@ def check_writable(path: str) -> None:
         raise errors.NimmtError(f"cannot write {path!r}: no writable directory {directory!r}")
 
 
-class SearchProgress:
-    """The search's progress bar on stderr, redrawn in place and erased at the end; drawn only
-    when stderr is a terminal."""
-
-    def __init__(self):
-        self.stream = sys.stderr
-        self.tty = self.stream.isatty()
-        self.shown = False
+class SearchProgress(StatusLine):
+    """The Monte Carlo search's progress bar, iterations and seconds."""
 
     def __call__(self, fraction: float, iterations: int, seconds: float) -> None:
-        if not self.tty:
-            return
-        self.stream.write(f"\r{bar(fraction)} thinking: {iterations:,} iterations,"
-                          f" {seconds:.1f} s ")
-        self.stream.flush()
-        self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+        self.show(f"{bar(fraction)} thinking: {iterations:,} iterations, {seconds:.1f} s ")
 
 
 def check_options_apply(exact: bool, given: dict) -> None:

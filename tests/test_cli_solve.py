@@ -193,6 +193,12 @@ def test_time_limit_exit_3():
     assert "NOT proven" in line
 
 
+def test_a_long_solve_stopped_by_its_limit_still_says_one_line():
+    nine = "24; 5, 19, 3, 9; 1 2 4 8 13 15 16 17 20, 6 7 10 11 12 14 18 21 22"
+    line = one_error_line(run(["solve", nine, "--time-limit", "1.3"]), 3)   # progress: TTY only
+    assert "NOT proven" in line and "1.3 s" in line
+
+
 # graph ------------------------------------------------------------------------------------
 def test_graphml_written_and_read_back(tmp_path):
     path = tmp_path / "tree.graphml"
