@@ -260,16 +260,9 @@ cdef enum:
     ROW_NODE_TAG = 7
 
 
-cdef inline int grow_ints(int** array, int cap) noexcept nogil:
-    cdef int* grown = <int*>realloc(array[0], cap * sizeof(int))
-    if grown == NULL:
-        return -1
-    array[0] = grown
-    return 0
-
-
-cdef inline int grow_doubles(double** array, int cap) noexcept nogil:
-    cdef double* grown = <double*>realloc(array[0], cap * sizeof(double))
+cdef inline int grow(void** array, size_t size) noexcept nogil:
+    """Reallocate array[0] to `size` bytes; -1 (array untouched) if refused."""
+    cdef void* grown = realloc(array[0], size)
     if grown == NULL:
         return -1
     array[0] = grown
@@ -386,10 +379,11 @@ cdef class Search:
     cdef int grow_arms(self) noexcept nogil:
         """Double the arm arrays; -1 (arrays unchanged where not yet grown) on no memory."""
         cdef int cap = self.arm_cap * 2
-        if (grow_ints(&self.arm_n, cap) or grow_ints(&self.arm_avail, cap)
-                or grow_doubles(&self.arm_sum, cap) or grow_doubles(&self.arm_sumsq, cap)
-                or grow_doubles(&self.arm_cost, cap) or grow_doubles(&self.arm_regret, cap)
-                or grow_doubles(&self.arm_avg, cap)):
+        cdef size_t ints = cap * sizeof(int), doubles = cap * sizeof(double)
+        if (grow(<void**>&self.arm_n, ints) or grow(<void**>&self.arm_avail, ints)
+                or grow(<void**>&self.arm_sum, doubles) or grow(<void**>&self.arm_sumsq, doubles)
+                or grow(<void**>&self.arm_cost, doubles) or grow(<void**>&self.arm_regret, doubles)
+                or grow(<void**>&self.arm_avg, doubles)):
             return -1
         self.arm_cap = cap
         return 0
