@@ -407,6 +407,18 @@ cdef class Search:
         created[0] = 1
         return v
 
+    cdef int offered_arms(self, int node, int player, const int* options, int count,
+                          int* ids) noexcept nogil:
+        """The arms of `options` at `node` into ids (created if new), each counted as
+        available once more. -1: no memory."""
+        cdef int i
+        for i in range(count):
+            ids[i] = self.arm(node, player, options[i])
+            if ids[i] < 0:
+                return -1
+            self.arm_avail[ids[i]] += 1
+        return 0
+
     cdef int select(self, int node, int player, const int* options, int count,
                     int* chosen_arm) noexcept nogil:
         """UCB1 with availability counts over `options` (cards, or ROW_ARM + r): the index
@@ -414,12 +426,8 @@ cdef class Search:
         cdef int i, a, best = -1, best_arm = -1
         cdef int ids[MAX_CARD]
         cdef double score, best_score = -1e300, n
-        for i in range(count):
-            a = self.arm(node, player, options[i])
-            if a < 0:
-                return -1
-            ids[i] = a
-            self.arm_avail[a] += 1
+        if self.offered_arms(node, player, options, count, ids) < 0:
+            return -1
         for i in range(count):
             a = ids[i]
             if self.arm_n[a] == 0:
@@ -443,16 +451,11 @@ cdef class Search:
         cdef int i, a, chosen = -1
         cdef double positive = 0.0, sigma, p = 0.0, x, acc = 0.0
         base[0] = self.arm(node, player, BASE_ARM)
-        if base[0] < 0:
+        if base[0] < 0 or self.offered_arms(node, player, options, count, ids) < 0:
             return -1
         for i in range(count):
-            a = self.arm(node, player, options[i])
-            if a < 0:
-                return -1
-            ids[i] = a
-            self.arm_avail[a] += 1
-            if self.arm_regret[a] > 0:
-                positive += self.arm_regret[a]
+            if self.arm_regret[ids[i]] > 0:
+                positive += self.arm_regret[ids[i]]
         x = (splitmix64(&self.rng) >> 11) * (1.0 / 9007199254740992.0)
         for i in range(count):
             a = ids[i]
