@@ -127,11 +127,12 @@ def _short(value: Any, limit: int = 60) -> str:
 
 
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    keys = [k for k, _ in pairs]
-    for k in keys:
-        if keys.count(k) > 1:
+    data: Dict[str, Any] = {}
+    for k, v in pairs:
+        if k in data:
             raise errors.JsonFormatError(f"invalid JSON: key {k!r} given twice in one object")
-    return dict(pairs)
+        data[k] = v
+    return data
 
 
 def parse_json(text: str) -> Any:
