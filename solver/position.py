@@ -26,7 +26,7 @@ def _is_int(value: Any) -> bool:
 
 def _card(value: Any, deck: int, where: str) -> int:
     if not _is_int(value):
-        raise errors.CardError(f"{where}: card {value!r} is not an integer")
+        raise errors.CardError(f"{where}: card {_short(value)} is not an integer")
     if not 1 <= value <= deck:
         raise errors.CardError(f"{where}: card {value} is outside 1..{deck}")
     return value
@@ -122,7 +122,12 @@ class Position:
 
 # validation -------------------------------------------------------------------------------
 def _short(value: Any, limit: int = 60) -> str:
-    text = repr(value)
+    """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters."""
+    import json
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
@@ -288,9 +293,21 @@ def load_position(source: str) -> Position:
     The content may be JSON or the text notation.
     """
     text = source if is_inline(source) else read_source(source)
-    if text.lstrip().startswith(("{", "[", '"')) or not text.strip():
+    if text.lstrip().startswith(("{", "[", '"')) or not text.strip() or is_json_scalar(text):
         return Position.from_json(text)
     return parse_notation(text)
+
+
+def is_json_scalar(text: str) -> bool:
+    """`text` is a lone JSON number, string or constant (no position, but JSON: say so)."""
+    import json
+    if ";" in text:
+        return False
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def is_inline(source: str) -> bool:
