@@ -17,8 +17,11 @@ How it searches (details in cext/sim.pyx):
   player itself must take a row in a game, it tries all 4 rows on the same determinizations
   and playouts (common random numbers) and takes the one that costs it least to the end of
   the round (`choose_row`).
-- Playouts: the heuristic policy (the least dangerous card, one time in 5 a random card) or
-  uniformly random cards (`policy="random"`).
+- Playouts (`policy`): uniformly random cards ("random"), or the heuristic policy (the least
+  dangerous card, one time in 5 a random card: "heuristic"). The default ("auto") is random
+  from 3 players on (better against `sampler` at 4 and 5 players, and three times as many
+  iterations per second: README), the heuristic at 2 players (where the quality against the
+  exact equilibrium was measured with it).
 - Selection (`selection`): "ucb" (UCB1 as above) or "rm": regret matching per
   seat at each node with `gamma` uniform exploration (SM-MCTS with regret matching); its
   strategy is the average strategy over the iterations, not the visit counts; "rm+":
@@ -58,6 +61,7 @@ Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
 DEFAULT_C = 8.0          # UCB exploration, in bullheads: the best of 2..32 against `sampler`
 SELECTIONS = ("auto", "ucb", "rm", "rm+")
+POLICIES = ("auto", "random", "heuristic")
 REWARDS = ("auto", "own", "relative")
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
 
@@ -127,7 +131,7 @@ class Budget:
 
 
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
-               jobs: int = 1, c: float = DEFAULT_C, policy: str = "heuristic",
+               jobs: int = 1, c: float = DEFAULT_C, policy: str = "random",
                progress: Optional[Callable[[float, int, float], None]] = None,
                reward: str = "own", selection: str = "ucb", gamma: float = 0.1):
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
@@ -183,7 +187,9 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
             time.perf_counter() - start, trees)
 
 
-def check_options(selection: str, reward: str, gamma: float) -> None:
+def check_options(selection: str, reward: str, gamma: float, policy: str = "auto") -> None:
+    if policy not in POLICIES:
+        raise errors.ConfigError(f"policy must be auto, random or heuristic, got {policy!r}")
     if selection not in SELECTIONS:
         raise errors.ConfigError(f"selection must be auto, ucb, rm or rm+, got {selection!r}")
     if reward not in REWARDS:
@@ -192,13 +198,16 @@ def check_options(selection: str, reward: str, gamma: float) -> None:
         raise errors.ConfigError(f"gamma must be in (0, 1], got {gamma!r}")
 
 
-def settle_auto(players: int, selection: str, reward: str):
-    """The (selection, reward) "auto" stands for at this many players (module docstring)."""
+def settle_auto(players: int, selection: str, reward: str, policy: str = "auto"):
+    """The (selection, reward, policy) "auto" stands for at this many players (module
+    docstring)."""
+    if policy == "auto":
+        policy = "heuristic" if players == 2 else "random"
     if selection == "auto":
         selection = "rm+" if players == 2 else "ucb"
     if reward == "auto":
         reward = "relative" if players == 2 else "own"
-    return selection, reward
+    return selection, reward, policy
 
 
 def root_shares(trees: Sequence[Search], seat: int, hand: Sequence[int]) -> Dict[int, float]:
@@ -265,7 +274,7 @@ def unseen_pool(position: Position) -> List[int]:
 
 def analyse(position: Position, iterations: Optional[int] = None,
             seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1, c: float = DEFAULT_C,
-            policy: str = "heuristic", viewer: Optional[int] = None,
+            policy: str = "auto", viewer: Optional[int] = None,
             progress: Optional[Callable[[float, int, float], None]] = None,
             reward: str = "auto", selection: str = "auto", gamma: float = 0.1) -> Analysis:
     """Each card of the viewer's hand with its estimated bullheads to the end of the round
@@ -274,7 +283,8 @@ def analyse(position: Position, iterations: Optional[int] = None,
     visible (other hands visible or `null`). The exact answer of a 2-player position with
     both hands visible is `solver.exact.solve`'s."""
     viewer = viewer_of(position) if viewer is None else viewer
-    selection, reward = settle_auto(len(position.hands), selection, reward)
+    check_options(selection, reward, gamma, policy)
+    selection, reward, policy = settle_auto(len(position.hands), selection, reward, policy)
     size = position.hand_size
     if size == 0:
         raise errors.PositionError("the hands are empty: the round is over")
@@ -302,7 +312,7 @@ def analyse(position: Position, iterations: Optional[int] = None,
 
 def root_strategies(position: Position, iterations: Optional[int] = None,
                     seconds: Optional[float] = None, seed: Any = 0, jobs: int = 1,
-                    c: float = DEFAULT_C, policy: str = "heuristic", reward: str = "auto",
+                    c: float = DEFAULT_C, policy: str = "auto", reward: str = "auto",
                     selection: str = "auto",
                     gamma: float = 0.1) -> List[Optional[Dict[int, float]]]:
     """The search's root mixed strategy of every seat with a visible hand ({card: share of the
@@ -312,7 +322,8 @@ def root_strategies(position: Position, iterations: Optional[int] = None,
     viewer of the tree is the first visible hand; with every hand visible the tree is the
     same whatever the viewer."""
     viewer = viewer_of(position)
-    selection, reward = settle_auto(len(position.hands), selection, reward)
+    check_options(selection, reward, gamma, policy)
+    selection, reward, policy = settle_auto(len(position.hands), selection, reward, policy)
     hands = [None if h is None else list(h) for h in position.hands]
 
     def make_det() -> Determinizer:
@@ -341,11 +352,11 @@ class SearchPlayer(Player):
 
     def __init__(self, seed=None, iterations: Optional[int] = None,
                  seconds: Optional[float] = None, jobs: int = 1, c: float = DEFAULT_C,
-                 policy: str = "heuristic", exact_handover: bool = True,
+                 policy: str = "auto", exact_handover: bool = True,
                  exact_max_cards: int = 7, row_share: float = 0.25,
                  selection: str = "auto", reward: str = "auto", gamma: float = 0.1):
         self.budget = Budget(iterations, seconds)
-        check_options(selection, reward, gamma)
+        check_options(selection, reward, gamma, policy)
         self.selection, self.reward, self.gamma = selection, reward, gamma
         self.rng = random.Random(seed)
         self.jobs, self.c, self.policy = jobs, c, policy
@@ -366,10 +377,11 @@ class SearchPlayer(Player):
             return Determinizer([list(r) for r in view.rows], hands, pool, len(view.hand),
                                 list(view.penalties))
 
-        selection, reward = settle_auto(view.players, self.selection, self.reward)
+        selection, reward, policy = settle_auto(view.players, self.selection, self.reward,
+                                                self.policy)
         stats, done, elapsed, trees = run_search(make_det, view.seat, self.budget,
                                                  self.rng.getrandbits(64), self.jobs,
-                                                 self.c, self.policy, reward=reward,
+                                                 self.c, policy, reward=reward,
                                                  selection=selection, gamma=self.gamma)
         shares = root_shares(trees, view.seat, view.hand) if selection != "ucb" else None
         self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
@@ -402,7 +414,8 @@ class SearchPlayer(Player):
         seed = self.rng.getrandbits(64)
         if self.budget.iterations is not None:
             n = max(64, int(self.budget.iterations * self.row_share) // ROWS)
-            values = row_values(det, list(view.revealed), view.seat, n, seed, self.policy)
+            values = row_values(det, list(view.revealed), view.seat, n, seed,
+                                self._playout_policy(view))
         else:
             values = self._timed_rows(det, view, seed)
         means = [s / n if n else math.inf for n, s, _ in values]
@@ -414,7 +427,7 @@ class SearchPlayer(Player):
         batch = 0
         while True:
             part = row_values(det, list(view.revealed), view.seat, 256,
-                              derive_seed(seed, batch), self.policy)
+                              derive_seed(seed, batch), self._playout_policy(view))
             for acc, (n, s, q) in zip(totals, part):
                 acc[0] += n
                 acc[1] += s
@@ -422,6 +435,9 @@ class SearchPlayer(Player):
             batch += 1
             if time.perf_counter() >= deadline:
                 return totals
+
+    def _playout_policy(self, view: PlayerView) -> str:
+        return settle_auto(view.players, self.selection, self.reward, self.policy)[2]
 
     @staticmethod
     def _row_this_turn(view: PlayerView, card: int) -> int:

@@ -2,8 +2,10 @@
 import random
 import time
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
+from solver import errors
 from solver._sim import Determinizer
 from solver.game import PlayerView, deal
 from solver.mcts import SearchPlayer, analyse, settle_auto, unseen_pool
@@ -95,12 +97,18 @@ def test_a_ten_player_decision_stays_within_its_budget():
 
 
 def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
-    assert settle_auto(2, "auto", "auto") == ("rm+", "relative")
-    assert settle_auto(4, "auto", "auto") == ("ucb", "own")
-    assert settle_auto(2, "ucb", "own") == ("ucb", "own")
+    assert settle_auto(2, "auto", "auto") == ("rm+", "relative", "heuristic")
+    assert settle_auto(4, "auto", "auto") == ("ucb", "own", "random")
+    assert settle_auto(2, "ucb", "own", "random") == ("ucb", "own", "random")
     two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"),
                   iterations=500, seed=1)
     assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
+    assert two.stats["policy"] == "heuristic"
+
+
+def test_an_unknown_playout_policy_is_a_config_error():
+    with pytest.raises(errors.ConfigError, match="'clever'"):
+        SearchPlayer(policy="clever")
 
 
 def test_the_player_is_deterministic_for_a_seed():
