@@ -19,7 +19,7 @@ How it searches (details in cext/sim.pyx):
   the round (`choose_row`).
 - Playouts (`policy`): uniformly random cards ("random"), or the heuristic policy (the least
   dangerous card, one time in 5 a random card: "heuristic"). The default ("auto") is random
-  from 3 players on (better against `sampler` at 4 and 5 players, and three times as many
+  from 3 players on (better against `sampler` at 4 and 5 players, and 1.2x to 2x the
   iterations per second: README), the heuristic at 2 players (where the quality against the
   exact equilibrium was measured with it).
 - Selection (`selection`): "ucb" (UCB1 as above) or "rm": regret matching per
