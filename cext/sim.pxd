@@ -9,7 +9,6 @@ from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CH
 cdef enum:
     POLICY_RANDOM = 0      # uniformly random card, a too-low card takes the cheapest row
     POLICY_HEURISTIC = 1   # the safe-card heuristic below, with a little randomness
-    POLICY_OWN_RISK = 2    # the searching seat plays risk_index, the others random cards
 
 cdef struct State:
     Row rows[N_ROWS]
@@ -69,79 +68,17 @@ cdef inline int heuristic_index(const State* s, int k, uint64_t* rng, int explor
     return best
 
 
-cdef inline void count_below(const State* s, int* below) noexcept nogil:
-    """below[c] = number of cards in all hands lower than or equal to c (c = 0..MAX_CARD)."""
-    cdef int k, i, c
-    for c in range(MAX_CARD + 1):
-        below[c] = 0
-    for k in range(s.players):
-        for i in range(s.hand_size):
-            below[s.hands[k][i]] += 1
-    for c in range(1, MAX_CARD + 1):
-        below[c] += below[c - 1]
-
-
-cdef inline double take_chance(int others, double p, int free) noexcept nogil:
-    """The chance that exactly `free` of `others` seats play a card in the gap (each with
-    chance p): then the card after them is the row's 6th."""
-    cdef double chance = 1.0
-    cdef int i
-    if free > others:
-        return 0.0
-    for i in range(free):
-        chance *= p * (others - i) / (i + 1)
-    for i in range(others - free):
-        chance *= 1.0 - p
-    return chance
-
-
-cdef inline int risk_index(const State* s, int k, const int* below, uint64_t* rng,
-                           int explore) noexcept nogil:
-    """Index in hands[k] of the card with the fewest expected bullheads this turn if every
-    other seat plays a random card of its hand (the greedy bot's rule, on the determinized
-    hands: the card is the 6th when exactly its row's free places are filled from its gap);
-    a too-low card costs the cheapest row. Ties: the smallest gap. One time in `explore`
-    (if > 0) a random card."""
-    cdef int i, j, card, r, end, gap_cards, best = 0, others = s.players - 1
-    cdef double risk, best_risk = 1e300, p
-    if explore > 0 and random_below(rng, explore) == 0:
-        return random_below(rng, s.hand_size)
-    for i in range(s.hand_size):
-        card = s.hands[k][i]
-        r = target_row(s.rows, card)
-        if r < 0:
-            risk = s.rows[cheapest_row(s.rows)].bulls + 0.001 * card
-        else:
-            end = s.rows[r].cards[s.rows[r].length - 1]
-            gap_cards = below[card - 1] - below[end]
-            for j in range(s.hand_size):
-                if end < s.hands[k][j] < card:
-                    gap_cards -= 1
-            p = gap_cards / (<double>others * s.hand_size) if others > 0 else 0.0
-            risk = (take_chance(others, p if p < 1.0 else 1.0, ROW_LIMIT - s.rows[r].length)
-                    * s.rows[r].bulls + 0.001 * (card - end))
-        if risk < best_risk:
-            best_risk = risk
-            best = i
-    return best
-
-
-cdef inline void playout(State* s, uint64_t* rng, int policy, int viewer=-1) noexcept nogil:
-    """Play the round to its end: each seat by `policy` (POLICY_OWN_RISK: seat `viewer` by
-    risk_index, the others random), a too-low card takes the cheapest row. Penalties are
-    added to s.penalties."""
+cdef inline void playout(State* s, uint64_t* rng, int policy) noexcept nogil:
+    """Play the round to its end: each seat by `policy`, a too-low card takes the cheapest
+    row. Penalties are added to s.penalties."""
     cdef int cards[MAX_PLAYERS]
     cdef int choices[MAX_PLAYERS]
-    cdef int below[MAX_CARD + 1]
     cdef int k, i
     for k in range(s.players):
         choices[k] = CHEAPEST
     while s.hand_size > 0:
         for k in range(s.players):
-            if policy == POLICY_OWN_RISK and k == viewer:
-                count_below(s, below)
-                i = risk_index(s, k, below, rng, 0)
-            elif policy == POLICY_HEURISTIC:
+            if policy == POLICY_HEURISTIC:
                 i = heuristic_index(s, k, rng, 5)
             else:
                 i = random_below(rng, s.hand_size)

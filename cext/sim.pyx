@@ -15,7 +15,7 @@ decoupled selection for the simultaneous moves:
   hidden hand's cards differ between iterations (subset-armed bandits);
 - a too-low card's row (0..3) is a decision too: a UCB1 bandit of its owner at an intermediate
   node keyed by the node and the turn's cards (the owner sees every card of the turn);
-- one node is added per iteration, then a playout (random, heuristic or own-risk) ends the round;
+- one node is added per iteration, then a playout (random or heuristic) ends the round;
 - each seat's reward is minus the bullheads it takes from the root to the end of the round
   (`reward="own"`), or minus that less the mean of the other seats' (`reward="relative"`:
   for 2 players, the zero-sum game of the exact solver, player 2's bullheads minus player
@@ -46,19 +46,18 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
                     target_row, resolve_turn, splitmix64, random_below, load_rows, dump_rows)
-from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, POLICY_OWN_RISK, state_copy, state_take_card,
-                  state_apply, playout, shuffle_prefix, heuristic_index, count_below,
-                  risk_index)
+from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
+                  state_apply, playout, shuffle_prefix, heuristic_index)
 
 SEED_MASK = (1 << 64) - 1
-POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC, "own-risk": POLICY_OWN_RISK}
+POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
 REWARDS = ("own", "relative")
 SELECTIONS = ("ucb", "rm", "rm+")
 
 
 def policy_code(policy):
     if policy not in POLICIES:
-        raise ValueError(f"unknown playout policy {policy!r} (random, heuristic or own-risk)")
+        raise ValueError(f"unknown playout policy {policy!r} (random or heuristic)")
     return POLICIES[policy]
 
 
@@ -178,27 +177,14 @@ def playout_rounds(int players, long long rounds, seed=0, int deck=104, policy="
     return totals
 
 
-def finish_round(rows, hands, seed=0, policy="random", int seat=0):
-    """Play a position with every hand known to the end of the round: (rows, penalties).
-    `seat` is the searching seat of the "own-risk" policy."""
+def finish_round(rows, hands, seed=0, policy="random"):
+    """Play a position with every hand known to the end of the round: (rows, penalties)."""
     cdef State s
     cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
     d = Determinizer(rows, hands, [], len(hands[0]))
     d.sample(&s, &rng)
-    playout(&s, &rng, policy_code(policy), seat)
+    playout(&s, &rng, policy_code(policy))
     return dump_rows(s.rows), [s.penalties[k] for k in range(s.players)]
-
-
-def risk_card(rows, hands, int seat=0):
-    """The card seat `seat` plays from its hand under the "own-risk" policy (no randomness);
-    `hands` are every seat's cards (the others' give the chance of each gap filling)."""
-    cdef State s
-    cdef uint64_t rng = 0
-    cdef int below[MAX_CARD + 1]
-    d = Determinizer(rows, [list(h) for h in hands], [], len(hands[0]))
-    d.sample(&s, &rng)
-    count_below(&s, below)
-    return s.hands[seat][risk_index(&s, seat, below, &rng, 0)]
 
 
 def heuristic_card(rows, hand):
@@ -564,7 +550,7 @@ cdef class Search:
                 return -1
             if created:
                 break
-        playout(&s, &self.rng, self.policy, self.viewer)
+        playout(&s, &self.rng, self.policy)
         total = 0.0
         for k in range(s.players):
             total += s.penalties[k] - self.det.template.penalties[k]
@@ -689,7 +675,7 @@ def row_values(Determinizer det, cards, int chooser, long long iterations, seed=
                 choices[chooser] = r
                 resolve_turn(s.rows, played, choices, players, s.penalties)
                 rng_copy = playout_rng
-                playout(&s, &rng_copy, code, chooser)
+                playout(&s, &rng_copy, code)
                 pen = s.penalties[chooser] - s0.penalties[chooser]
                 sm[r] += pen
                 sq[r] += pen * pen

@@ -17,11 +17,8 @@ How it searches (details in cext/sim.pyx):
   player itself must take a row in a game, it tries all 4 rows on the same determinizations
   and playouts (common random numbers) and takes the one that costs it least to the end of
   the round (`choose_row`).
-- Playouts (`policy`): uniformly random cards ("random"), the heuristic policy (the least
-  dangerous card, one time in 5 a random card: "heuristic"), or "own-risk": the searching
-  seat plays the card with the fewest expected bullheads this turn (the greedy bot's rule,
-  on the determinized hands), the others random cards (an option under test at 5 players:
-  README). The default ("auto") is random
+- Playouts (`policy`): uniformly random cards ("random"), or the heuristic policy (the least
+  dangerous card, one time in 5 a random card: "heuristic"). The default ("auto") is random
   from 3 players on (better against `sampler` at 4 and 5 players, and 1.2x to 2x the
   iterations per second: README), the heuristic at 2 players (where the quality against the
   exact equilibrium was measured with it).
@@ -64,7 +61,7 @@ Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
 DEFAULT_C = 8.0          # UCB exploration, in bullheads: the best of 2..32 against `sampler`
 SELECTIONS = ("auto", "ucb", "rm", "rm+")
-POLICIES = ("auto", "random", "heuristic", "own-risk")
+POLICIES = ("auto", "random", "heuristic")
 REWARDS = ("auto", "own", "relative")
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
 
@@ -192,7 +189,7 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
 
 def check_options(selection: str, reward: str, gamma: float, policy: str = "auto") -> None:
     if policy not in POLICIES:
-        raise errors.ConfigError(f"policy must be auto, random, heuristic or own-risk, got {policy!r}")
+        raise errors.ConfigError(f"policy must be auto, random or heuristic, got {policy!r}")
     if selection not in SELECTIONS:
         raise errors.ConfigError(f"selection must be auto, ucb, rm or rm+, got {selection!r}")
     if reward not in REWARDS:

@@ -5,8 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver._rules import random_rounds
-from solver._sim import (Determinizer, Search, finish_round, heuristic_card, playout_rounds,
-                         risk_card)
+from solver._sim import Determinizer, Search, finish_round, heuristic_card, playout_rounds
 from solver.rules import bullheads, row_bullheads
 
 
@@ -24,13 +23,13 @@ def test_playouts_are_deterministic_and_match_the_random_simulator_on_average():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 10), st.integers(1, 10), st.integers(0, 2**32), st.sampled_from(["random", "heuristic", "own-risk"]))
+@given(st.integers(2, 10), st.integers(1, 10), st.integers(0, 2**32), st.sampled_from(["random", "heuristic"]))
 def test_a_finished_round_keeps_every_bullhead(players, size, seed, policy):
     rng = random.Random(seed)
     cards = rng.sample(range(1, 105), players * size + 4)
     hands = [cards[k * size:(k + 1) * size] for k in range(players)]
     rows = [[c] for c in cards[players * size:]]
-    rows_after, penalties = finish_round(rows, hands, seed, policy, seat=seed % players)
+    rows_after, penalties = finish_round(rows, hands, seed, policy)
     assert len(rows_after) == 4 and all(1 <= len(r) <= 5 for r in rows_after)
     assert all(r == sorted(r) for r in rows_after)
     assert sum(penalties) + sum(map(row_bullheads, rows_after)) == sum(map(bullheads, cards))
@@ -40,15 +39,6 @@ def test_heuristic_playout_card():
     rows = [[10, 11, 12, 13, 14], [30], [50], [70]]
     assert heuristic_card(rows, [15, 31, 5]) == 31      # not the 6th card, nor a row to take
     assert heuristic_card(rows, [15, 5]) == 5           # a row of 1 bullhead beats 5 of them
-
-
-def test_own_risk_playout_card():
-    rows = [[10, 11, 12, 13], [30], [50, 51, 52, 53, 54], [70]]
-    # 56 is surely the 6th card (7 bullheads); 15 is the 6th card of row 0 (10 bullheads) if
-    # the other seat holding 14 plays it (1 in 3); 31 cannot be the 6th (4 free places)
-    assert risk_card(rows, [[15, 31, 56], [14, 80, 90], [16, 81, 91]]) == 31
-    # too low, taking a row of 3 bullheads, beats a sure 6th card of 7
-    assert risk_card(rows, [[5, 56], [80, 90], [81, 91]]) == 5
 
 
 def test_search_runs_in_chunks_like_in_one_go():
