@@ -123,7 +123,6 @@ class Position:
 # validation -------------------------------------------------------------------------------
 def _short(value: Any, limit: int = 60) -> str:
     """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters."""
-    import json
     try:
         text = json.dumps(value)
     except (TypeError, ValueError):
@@ -300,7 +299,6 @@ def load_position(source: str) -> Position:
 
 def is_json_scalar(text: str) -> bool:
     """`text` is a lone JSON number, string or constant (no position, but JSON: say so)."""
-    import json
     if ";" in text:
         return False
     try:
