@@ -19,7 +19,7 @@ import math
 import random
 from typing import Any, Callable, Dict, List, Sequence
 
-from .errors import ConfigError
+from .errors import ConfigError, quote
 from .game import Player, PlayerView
 from .rules import ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads, target_row
 
@@ -254,7 +254,7 @@ def parse_bot_spec(spec: str):
     """'mcts:iterations=2000:seconds=1' -> ('mcts', {'iterations': 2000, 'seconds': 1.0})."""
     name, *parts = [p.strip() for p in spec.strip().split(":")]
     if name not in BOTS:
-        raise ConfigError(f"unknown bot {name!r} (available: {', '.join(sorted(BOTS))})")
+        raise ConfigError(f"unknown bot {quote(name)} (available: {', '.join(sorted(BOTS))})")
     allowed = OPTIONS.get(name, {})
     options: Dict[str, Any] = {}
     for part in parts:
@@ -262,12 +262,13 @@ def parse_bot_spec(spec: str):
         key = key.strip()
         if not eq or key not in allowed:
             known = ", ".join(sorted(allowed)) or "none"
-            raise ConfigError(f"bad option {part!r} for bot {name!r} (options: {known};"
+            raise ConfigError(f"bad option {quote(part)} for bot {name!r} (options: {known};"
                               f" write {name}:KEY=VALUE)")
         try:
             options[OPTION_NAMES.get(key, key)] = allowed[key](value.strip())
         except ValueError:
-            raise ConfigError(f"bad value {value!r} for option {key!r} of bot {name!r}") from None
+            raise ConfigError(f"bad value {quote(value)} for option {key!r}"
+                              f" of bot {name!r}") from None
     return name, options
 
 

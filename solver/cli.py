@@ -384,7 +384,8 @@ def check_writable(path: str) -> None:
     """Refuse an output file that cannot be written before a long solve, not after."""
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-        raise errors.NimmtError(f"cannot write {path!r}: no writable directory {directory!r}")
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
+                                f" writable directory {errors.quote(directory, errors.SHORT_PATH)}")
 
 
 class SearchProgress(StatusLine):

@@ -1,4 +1,22 @@
-"""Exceptions of nimmt. Every one is a ValueError whose message quotes the offending input."""
+"""Exceptions of nimmt. Every one is a ValueError whose message quotes the offending input.
+
+A message quotes at most `SHORT` characters of a value (`quote`, and `position._short` for
+JSON values): input of any size still gives one short line.
+"""
+from typing import Any
+
+SHORT = 60
+SHORT_PATH = 200     # a file name: its end matters too
+
+
+def cut(text: str, limit: int = SHORT) -> str:
+    """`text` cut to `limit` characters, marked with '...' when cut."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def quote(value: Any, limit: int = SHORT) -> str:
+    """`value` as Python writes it ('x', 12), cut to `limit` characters."""
+    return cut(repr(value), limit)
 
 
 class NimmtError(ValueError):

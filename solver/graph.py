@@ -18,7 +18,7 @@ from typing import Dict, List
 
 import networkx as nx
 
-from .errors import NimmtError
+from .errors import SHORT_PATH, NimmtError, quote
 from .exact import Solution, play
 
 GRAPH_FORMATS = (".graphml", ".dot")
@@ -87,7 +87,7 @@ def check_graph_path(path: str) -> str:
     """The format of `path` from its extension; refuses anything but .graphml and .dot."""
     extension = os.path.splitext(path)[1].lower()
     if extension not in GRAPH_FORMATS:
-        raise NimmtError(f"graph file must end with .graphml or .dot, got {path!r}")
+        raise NimmtError(f"graph file must end with .graphml or .dot, got {quote(path, SHORT_PATH)}")
     return extension
 
 

@@ -9,7 +9,7 @@ Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
 """
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from . import errors
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
@@ -28,7 +28,7 @@ def _card(value: Any, deck: int, where: str) -> int:
     if not _is_int(value):
         raise errors.CardError(f"{where}: card {_short(value)} is not an integer")
     if not 1 <= value <= deck:
-        raise errors.CardError(f"{where}: card {value} is outside 1..{deck}")
+        raise errors.CardError(f"{where}: card {_short(value)} is outside 1..{deck}")
     return value
 
 
@@ -121,20 +121,48 @@ class Position:
 
 
 # validation -------------------------------------------------------------------------------
-def _short(value: Any, limit: int = 60) -> str:
-    """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters."""
-    try:
-        text = json.dumps(value)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+def _short(value: Any, limit: int = errors.SHORT) -> str:
+    """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters.
+
+    Written piece by piece and only up to the limit: a huge or deeply nested value costs no
+    more than a short one (json.dumps of a value nested ~1000 deep overflows the stack)."""
+    text = ""
+    for piece in _json_pieces(value):
+        text += piece
+        if len(text) > limit:
+            break
+    return errors.cut(text, limit)
+
+
+def _json_pieces(value: Any) -> Iterator[str]:
+    """The JSON text of `value`, from the start, in pieces (one per bracket, key or scalar)."""
+    if isinstance(value, (list, tuple)):
+        yield "["
+        for i, item in enumerate(value):
+            yield ", " if i else ""
+            yield from _json_pieces(item)
+        yield "]"
+    elif isinstance(value, dict):
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            yield (", " if i else "") + json.dumps(key) + ": "
+            yield from _json_pieces(item)
+        yield "}"
+    elif _is_int(value):
+        yield repr(value)
+    else:
+        try:
+            yield json.dumps(value)
+        except (TypeError, ValueError):
+            yield repr(value)
 
 
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     data: Dict[str, Any] = {}
     for k, v in pairs:
         if k in data:
-            raise errors.JsonFormatError(f"invalid JSON: key {k!r} given twice in one object")
+            raise errors.JsonFormatError(f"invalid JSON: key {errors.quote(k)} given twice"
+                                         f" in one object")
         data[k] = v
     return data
 
@@ -206,7 +234,7 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
         if not _is_int(p):
             raise errors.PenaltyError(f"penalty {_short(p)} is not an integer")
         if p < 0:
-            raise errors.PenaltyError(f"penalty {p} is negative")
+            raise errors.PenaltyError(f"penalty {_short(p)} is negative")
     return tuple(penalties)
 
 
@@ -257,7 +285,8 @@ def _parse_int(token: str, what: str, text: str) -> int:
     try:
         return int(token)
     except ValueError:
-        raise errors.NotationError(f"{what} {token!r} is not an integer in {text!r}") from None
+        raise errors.NotationError(f"{what} {errors.quote(token)} is not an integer"
+                                   f" in {errors.quote(text)}") from None
 
 
 def _parse_cards(part: str, text: str) -> Optional[List[int]]:
@@ -273,11 +302,11 @@ def parse_notation(text: str) -> Position:
     sections = [s.strip() for s in text.strip().split(";")]
     if len(sections) not in (3, 4):
         raise errors.NotationError(
-            f"expected 'DECK; ROWS; HANDS[; PENALTIES]' (3 or 4 sections), got {text!r}")
+            f"expected 'DECK; ROWS; HANDS[; PENALTIES]' (3 or 4 sections), got {errors.quote(text)}")
     deck = _parse_int(sections[0], "deck", text)
     rows = [_parse_cards(p, text) for p in sections[1].split(",")]
     if any(r is None for r in rows):
-        raise errors.NotationError(f"a row cannot be '?' in {text!r}")
+        raise errors.NotationError(f"a row cannot be '?' in {errors.quote(text)}")
     hands = [_parse_cards(p, text) for p in sections[2].split(",")]
     penalties = None
     if len(sections) == 4 and sections[3]:
@@ -315,12 +344,16 @@ def is_inline(source: str) -> bool:
 
 def read_source(source: str) -> str:
     import sys
-    if source == "-":
-        return sys.stdin.read()
+    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
-        with open(source, encoding="utf-8") as handle:
-            return handle.read()
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+        text.encode("utf-8")     # stdin may keep bytes that are not UTF-8 as lone surrogates
     except OSError as exc:
-        raise errors.NimmtError(f"cannot read {source!r}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise errors.JsonFormatError(f"{source!r} is not UTF-8 text") from None
+        raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeError:
+        raise errors.JsonFormatError(f"{name} is not UTF-8 text") from None
+    return text

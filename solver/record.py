@@ -103,7 +103,7 @@ def replay_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     where = f"turn {number + 1}"
     for k, card in enumerate(turn.cards):
         if card not in position.hands[k]:
-            raise CardNotInHandError(f"{where}: player {k + 1} plays {card},"
+            raise CardNotInHandError(f"{where}: player {k + 1} plays {_short(card)},"
                                      f" which is not in their hand {list(position.hands[k])}")
     chosen: List[Optional[int]] = [None] * position.players
 

@@ -26,6 +26,7 @@ def assert_input_error(result, *words):
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    assert len(lines[0]) <= 300, lines[0][:500]       # a quoted value is shortened
     assert "Traceback" not in result.stderr
     for word in words:
         assert word in lines[0]
@@ -68,6 +69,31 @@ BAD_POSITIONS = [
 @pytest.mark.parametrize("text, word", BAD_POSITIONS)
 def test_show_refuses_bad_positions_in_one_line(text, word):
     assert_input_error(run(["show", "-"], text), word)
+
+
+LONG_KEY = "k" * 100_000
+HUGE_INPUTS = [       # any size or depth of input: one short line quoting its start
+    ("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8 " + "x" * 200_000, "card 'xxxx"),
+    ("x" * 100_000, "'xxxx"),
+    (f'{{"{LONG_KEY}": 1, "{LONG_KEY}": 2}}', "key 'kkkk"),
+    (with_key(hands=[[1, 2, 10 ** 4000], [5, 6, 8]]), "card 1000"),
+    (with_key(penalties=[0, -10 ** 4000]), "penalty -1000"),
+    (bytes(range(128, 256)) * 4, "stdin is not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize("text, word", HUGE_INPUTS)
+def test_huge_input_is_refused_in_one_short_line(text, word):
+    assert_input_error(run(["show", "-"], text), word)
+
+
+def test_replay_quotes_a_huge_card_short():
+    record = dict(RECORD, turns=[{"cards": [10 ** 4000, 13]}])
+    assert_input_error(run(["replay", "-"], json.dumps(record)), "plays 1000")
+
+
+def test_a_huge_bot_name_is_quoted_short():
+    assert_input_error(run(["tournament", "-n", "2", "--bots", "x" * 10_000]), "bot 'xxxx")
 
 
 def test_show_refuses_a_missing_file(tmp_path):

@@ -52,6 +52,15 @@ def test_invalid_positions_raise_their_class(data, error):
     assert issubclass(error, ValueError)
 
 
+def test_a_deeply_nested_value_is_quoted_short():
+    deep = 1
+    for _ in range(100_000):           # far deeper than json.dumps can write
+        deep = [deep]
+    with pytest.raises(errors.CardError) as info:
+        Position.from_dict(changed(rows=[[deep], [7], [12, 15, 18], [21]]))
+    assert "card [[[[" in str(info.value) and len(str(info.value)) < 100
+
+
 def test_bad_json_and_notation():
     with pytest.raises(errors.JsonFormatError):
         Position.from_json("{")
