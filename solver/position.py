@@ -8,6 +8,7 @@ cards separated by spaces, `?` for a hand the viewer cannot see, `-` for an empt
 Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
 """
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -111,7 +112,16 @@ class Position:
         return data
 
     def to_json(self, indent: Optional[int] = None) -> str:
-        return json.dumps(self.to_dict(), indent=indent)
+        try:
+            return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+        except ValueError:
+            # an optional key holds a number JSON reads but Python cannot write back as read:
+            # 1e400 (read as inf: written it would be Infinity, not JSON) or a LongInt (its
+            # digits are not kept). Refuse rather than write another number than was read.
+            key = next(k for k, v in self.extra.items() if not _writable(v))
+            raise errors.JsonFormatError(
+                f"cannot write key {errors.quote(key)} back as JSON: it holds a number beyond"
+                f" the range of a double or of more than {MAX_DIGITS} digits") from None
 
     def to_text(self) -> str:
         return format_notation(self)
@@ -167,12 +177,57 @@ def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     return data
 
 
-def parse_json(text: str) -> Any:
+def _not_json(constant: str) -> None:
+    raise errors.JsonFormatError(f"invalid JSON: {constant} is not a JSON number")
+
+
+MAX_DIGITS = sys.get_int_max_str_digits()     # digits of the longest integer Python reads
+
+
+class LongInt(int):
+    """A JSON or notation integer of more digits than Python reads (`MAX_DIGITS`): it is never
+    converted. It compares as +-10**digits, beyond every bound a check has (so it is refused
+    as out of range, not as "not an integer"), and shows as the text it came from."""
+
+    def __new__(cls, text: str) -> "LongInt":
+        sign = -1 if text.startswith("-") else 1
+        number = super().__new__(cls, sign * 10 ** len(text.lstrip("+-")))
+        number.text = text
+        return number
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+def _to_int(text: str) -> int:
+    """The integer `text` (digits, maybe a sign): a LongInt when it has too many digits."""
     try:
-        return json.loads(text, object_pairs_hook=_unique_keys)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        msg = getattr(exc, "msg", "too deeply nested")
-        raise errors.JsonFormatError(f"invalid JSON: {msg} (input {_short(text)})") from None
+        return int(text)
+    except ValueError:           # only the digit limit: `text` is digits
+        return LongInt(text)
+
+
+def _writable(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_json(text: str) -> Any:
+    """JSON as RFC 8259 has it: NaN and Infinity refused, a key twice in an object refused."""
+    try:
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_to_int,
+                          parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        raise errors.JsonFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}:"
+                                     f" {exc.msg} (input {_short(text)})") from None
+    except RecursionError:
+        raise errors.JsonFormatError(f"invalid JSON: too deeply nested"
+                                     f" (input {_short(text)})") from None
 
 
 def _check_deck(deck: Any) -> int:
@@ -331,7 +386,7 @@ def is_json_scalar(text: str) -> bool:
     if ";" in text:
         return False
     try:
-        json.loads(text)
+        json.loads(text, parse_int=_to_int)
     except ValueError:
         return False
     return True
@@ -343,7 +398,6 @@ def is_inline(source: str) -> bool:
 
 
 def read_source(source: str) -> str:
-    import sys
     name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
         if source == "-":
@@ -356,4 +410,4 @@ def read_source(source: str) -> str:
         raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeError:
         raise errors.JsonFormatError(f"{name} is not UTF-8 text") from None
-    return text
+    return text.removeprefix("\ufeff")      # the byte order mark some editors write

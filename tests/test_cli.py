@@ -96,6 +96,45 @@ def test_a_huge_bot_name_is_quoted_short():
     assert_input_error(run(["tournament", "-n", "2", "--bots", "x" * 10_000]), "bot 'xxxx")
 
 
+NUMBER_5000 = "9" * 5000        # more digits than Python reads (4300)
+
+
+@pytest.mark.parametrize("text, word", [
+    (with_key()[:-1] + ', "note": NaN}', "NaN"),                 # not JSON, even unchecked
+    (with_key()[:-1] + ', "note": [Infinity]}', "Infinity"),
+    (with_key()[:-1] + ', "note": {"x": -Infinity}}', "-Infinity"),
+    (with_key()[:-1].replace("[0, 0]", "[0, NaN]") + "}", "NaN"),
+    (with_key()[:-1].replace("[[1, 2, 4]", f"[[1, 2, {NUMBER_5000}]") + "}",
+     "card 99999999"),
+    (with_key()[:-1].replace("[0, 0]", f"[0, -{NUMBER_5000}]") + "}", "penalty -9999"),
+    (with_key()[:-1].replace('"deck": 24', f'"deck": {NUMBER_5000}') + "}", "got 9999"),
+    ('{"deck": 24,\n "rows": [[3, 10], [7]\n "hands": []}', "line 3 column 2"),
+    ("\ufeff  {'deck': 24}", "invalid JSON at line 1 column 4"),
+], ids=["NaN", "Infinity", "-Infinity", "NaN penalty", "5000-digit card", "5000-digit penalty",
+        "5000-digit deck", "line and column", "BOM then not JSON"])
+def test_json_numbers_and_errors(text, word):
+    assert_input_error(run(["show", "-"], text), word)
+
+
+@pytest.mark.parametrize("number", ["1e400", NUMBER_5000, f"[-{NUMBER_5000}]"],
+                         ids=["1e400", "5000 digits", "minus 5000 digits"])
+def test_a_huge_number_in_an_optional_key_is_read_but_not_written_back(number):
+    text = with_key()[:-1] + f', "note": {number}}}'
+    shown = run(["show", "-"], text)
+    assert shown.exit_code == 0 and shown.stderr == "" and "row 0" in shown.stdout
+    assert_input_error(run(["show", "-", "--as", "json"], text), "key 'note'")
+
+
+def test_a_byte_order_mark_is_skipped(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_text("\ufeff" + json.dumps(GOOD), encoding="utf-8")
+    out = run(["show", str(path), "--as", "json"])
+    assert out.exit_code == 0 and json.loads(out.stdout) == GOOD
+    record = tmp_path / "record.json"
+    record.write_text("\ufeff" + json.dumps(RECORD), encoding="utf-8")
+    assert run(["replay", str(record)]).exit_code == 0
+
+
 def test_show_refuses_a_missing_file(tmp_path):
     assert_input_error(run(["show", str(tmp_path / "nope.json")]), "nope.json")
 
