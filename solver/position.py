@@ -8,6 +8,7 @@ cards separated by spaces, `?` for a hand the viewer cannot see, `-` for an empt
 Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
 """
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -337,11 +338,11 @@ def format_notation(position: Position) -> str:
 
 
 def _parse_int(token: str, what: str, text: str) -> int:
-    try:
-        return int(token)
-    except ValueError:
+    # ASCII digits only: int() also reads 1_0, Arabic-Indic or full-width digits
+    if not re.fullmatch(r"[+-]?[0-9]+", token):
         raise errors.NotationError(f"{what} {errors.quote(token)} is not an integer"
-                                   f" in {errors.quote(text)}") from None
+                                   f" in {errors.quote(text)}")
+    return _to_int(token)
 
 
 def _parse_cards(part: str, text: str) -> Optional[List[int]]:

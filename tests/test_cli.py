@@ -116,6 +116,19 @@ def test_json_numbers_and_errors(text, word):
     assert_input_error(run(["show", "-"], text), word)
 
 
+@pytest.mark.parametrize("card, word", [("1_0", "'1_0'"), ("\u0667", "'\u0667'"),
+                                        ("\uff17", "'\uff17'"), ("+-7", "'+-7'")],
+                         ids=["underscore", "Arabic-Indic", "full-width", "two signs"])
+def test_notation_cards_are_ascii_digits(card, word):
+    assert_input_error(run(["show", "-"], f"24; 3 10, {card}, 12 15 18, 21; 1 2 4, 5 6 8"),
+                       f"card {word} is not an integer")
+
+
+def test_a_huge_card_in_the_notation_is_out_of_range():
+    text = f"24; 3 10, {NUMBER_5000}, 12 15 18, 21; 1 2 4, 5 6 8"
+    assert_input_error(run(["show", "-"], text), "card 9999", "outside 1..24")
+
+
 @pytest.mark.parametrize("number", ["1e400", NUMBER_5000, f"[-{NUMBER_5000}]"],
                          ids=["1e400", "5000 digits", "minus 5000 digits"])
 def test_a_huge_number_in_an_optional_key_is_read_but_not_written_back(number):
