@@ -20,6 +20,9 @@ Row = Tuple[int, ...]
 Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
 
 KNOWN_KEYS = ("deck", "rows", "hands", "penalties")
+# the whole deck holds 171 bullheads; this leaves room for totals of earlier rounds and keeps
+# every penalty far inside the C int the search player adds bullheads to
+MAX_PENALTY = 1_000_000
 
 
 def _is_int(value: Any) -> bool:
@@ -291,6 +294,8 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
             raise errors.PenaltyError(f"penalty {_short(p)} is not an integer")
         if p < 0:
             raise errors.PenaltyError(f"penalty {_short(p)} is negative")
+        if p > MAX_PENALTY:
+            raise errors.PenaltyError(f"penalty {_short(p)} is more than {MAX_PENALTY:,}")
     return tuple(penalties)
 
 

@@ -60,6 +60,8 @@ BAD_POSITIONS = [
     (with_key(hands=[[1, 2, 4]], penalties=[0]), "1 hands"),
     (with_key(deck=104, hands=[[30 + k] for k in range(11)], penalties=[0] * 11), "11 hands"),
     (with_key(penalties=[0, -1]), "-1"),
+    (with_key(penalties=[2147483648, 0]), "penalty 2147483648 is more than 1,000,000"),
+    (with_key(penalties=[0, 1000001], hands=[[1, 2, 4], None]), "penalty 1000001"),
     ("24; 3 10, 7, 12 15 18; 1 2 4, 5 6 8", "3"),
     ("24; 3 10, 7, 12 15 x, 21; 1 2 4, 5 6 8", "'x'"),
     ("", "invalid JSON"),

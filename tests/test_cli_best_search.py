@@ -93,3 +93,8 @@ def test_round_over():
 ])
 def test_bad_input_is_one_line_exit_2(position, options, words):
     assert_input_error(run(["best", "-", *options], position), *words)
+
+
+def test_the_largest_penalty_goes_through_the_search():      # the C core adds to an int
+    result = run(["best", "-", "--iterations", "200"], "24; 20, 22, 15, 23; 1 2 9, ?; 1000000 0")
+    assert result.exit_code == 0, result.stderr

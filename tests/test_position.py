@@ -40,6 +40,8 @@ def changed(**changes):
      errors.PlayerCountError),
     (changed(penalties=[0, -1]), errors.PenaltyError),
     (changed(penalties=[0]), errors.PenaltyError),
+    (changed(penalties=[0, 1_000_001]), errors.PenaltyError),
+    (changed(penalties=[2 ** 31, 0]), errors.PenaltyError),
     (changed(deck=3), errors.DeckError),
     (changed(played="x"), errors.PositionError),
     (changed(played=[[9, 30]]), errors.CardError),
