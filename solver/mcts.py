@@ -54,7 +54,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from . import errors
 from ._sim import Determinizer, Search, row_values
 from .game import Player, PlayerView
-from .position import Position
+from .position import Position, _is_int, _short
 from .rules import ROWS, cheapest_row
 
 Z95 = 1.959964
@@ -255,9 +255,9 @@ def viewer_of(position: Position) -> int:
     else the first visible hand."""
     viewer = position.extra.get("viewer", position.extra.get("to_move"))
     if viewer is not None:
-        if not (isinstance(viewer, int) and 1 <= viewer <= position.players):
+        if not (_is_int(viewer) and 1 <= viewer <= position.players):
             raise errors.PositionError(f"viewer must be a player number 1..{position.players},"
-                                       f" got {viewer!r}")
+                                       f" got {_short(viewer)}")
         if position.hands[viewer - 1] is None:
             raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
         return viewer - 1

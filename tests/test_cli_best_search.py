@@ -88,6 +88,12 @@ def test_round_over():
                  "hands": [list(range(1, 11)), None]}), [], ["unseen cards"]),
     (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "viewer": 2,
                  "hands": [[5, 10, 11], None, None]}), [], ["viewer", "visible"]),
+    (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "viewer": True,
+                 "hands": [[5, 10, 11], None, None]}), [], ["viewer", "got true"]),
+    (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "to_move": True,
+                 "hands": [[5, 10, 11], None, None]}), [], ["viewer", "got true"]),
+    (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "viewer": "x" * 1000,
+                 "hands": [[5, 10, 11], None, None]}), [], ["viewer", 'got "xxxx']),
     (json.dumps({"deck": 104, "rows": [[20], [92], [65], [103]], "played": [200],
                  "hands": [[5, 10, 11], None, None]}), [], ["played", "200"]),
 ])
