@@ -10,7 +10,6 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from .errors import ConfigError
 from .exact import Engine, Solution
 from .position import Position
 from .report import card_losses, clean, player_name
@@ -30,10 +29,10 @@ class SearchOptions:
     jobs: int = 1
 
     def __post_init__(self):
-        if self.iterations is not None and self.seconds is not None:
-            raise ConfigError("give a budget in iterations or in seconds, not both")
+        from .mcts import Budget
         if self.iterations is None and self.seconds is None:
             self.iterations = DEFAULT_SEARCH_ITERATIONS
+        Budget(self.iterations, self.seconds)        # refuses both, or a budget out of range
 
 
 def uses_exact_solver(position: Position) -> bool:

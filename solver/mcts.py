@@ -55,7 +55,8 @@ from . import errors
 from ._sim import Determinizer, Search, row_values
 from .game import Player, PlayerView
 from .position import Position, _is_int, _short
-from .rules import ROWS, cheapest_row
+from .limits import MAX_ITERATIONS, MAX_JOBS, MAX_SECONDS
+from .rules import HAND_SIZE, ROWS, cheapest_row
 
 Z95 = 1.959964
 DEFAULT_ITERATIONS = 5000
@@ -121,12 +122,17 @@ class Budget:
     """How long a decision may search: `iterations` (total over the jobs) or `seconds`."""
 
     def __init__(self, iterations: Optional[int] = None, seconds: Optional[float] = None):
+        if iterations is not None and seconds is not None:
+            raise errors.ConfigError("give a budget in iterations or in seconds, not both")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        if iterations is not None and (not isinstance(iterations, int) or iterations < 1):
-            raise errors.ConfigError(f"iterations must be a positive integer, got {iterations!r}")
-        if seconds is not None and not seconds > 0:
-            raise errors.ConfigError(f"seconds must be positive, got {seconds!r}")
+        if iterations is not None and not (_is_int(iterations)
+                                           and 1 <= iterations <= MAX_ITERATIONS):
+            raise errors.ConfigError(f"iterations must be an integer in 1..{MAX_ITERATIONS:,},"
+                                     f" got {errors.quote(iterations)}")
+        if seconds is not None and not 0 < seconds <= MAX_SECONDS:      # nan too
+            raise errors.ConfigError(f"seconds must be more than 0 and at most {MAX_SECONDS:,g},"
+                                     f" got {errors.quote(seconds)}")
         self.iterations, self.seconds = iterations, seconds
 
 
@@ -137,8 +143,7 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
     Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
     `progress(fraction, iterations, seconds)` is called from this thread while it runs."""
-    check_options(selection, reward, gamma)
-    jobs = max(1, int(jobs))
+    check_options(selection, reward, gamma, jobs=jobs, c=c)
     trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy,
                     reward=reward, selection=selection, gamma=gamma) for j in range(jobs)]
     start = time.perf_counter()
@@ -187,7 +192,8 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget
             time.perf_counter() - start, trees)
 
 
-def check_options(selection: str, reward: str, gamma: float, policy: str = "auto") -> None:
+def check_options(selection: str, reward: str, gamma: float, policy: str = "auto",
+                  jobs: int = 1, c: float = DEFAULT_C) -> None:
     if policy not in POLICIES:
         raise errors.ConfigError(f"policy must be auto, random or heuristic, got {policy!r}")
     if selection not in SELECTIONS:
@@ -196,6 +202,11 @@ def check_options(selection: str, reward: str, gamma: float, policy: str = "auto
         raise errors.ConfigError(f"reward must be auto, own or relative, got {reward!r}")
     if not 0 < gamma <= 1:
         raise errors.ConfigError(f"gamma must be in (0, 1], got {gamma!r}")
+    if not (_is_int(jobs) and 1 <= jobs <= MAX_JOBS):
+        raise errors.ConfigError(f"jobs must be an integer in 1..{MAX_JOBS},"
+                                 f" got {errors.quote(jobs)}")
+    if not (c >= 0 and math.isfinite(c)):
+        raise errors.ConfigError(f"c must be a finite number >= 0, got {errors.quote(c)}")
 
 
 def settle_auto(players: int, selection: str, reward: str, policy: str = "auto"):
@@ -283,7 +294,7 @@ def analyse(position: Position, iterations: Optional[int] = None,
     visible (other hands visible or `null`). The exact answer of a 2-player position with
     both hands visible is `solver.exact.solve`'s."""
     viewer = viewer_of(position) if viewer is None else viewer
-    check_options(selection, reward, gamma, policy)
+    check_options(selection, reward, gamma, policy, jobs, c)
     selection, reward, policy = settle_auto(len(position.hands), selection, reward, policy)
     size = position.hand_size
     if size == 0:
@@ -322,7 +333,7 @@ def root_strategies(position: Position, iterations: Optional[int] = None,
     viewer of the tree is the first visible hand; with every hand visible the tree is the
     same whatever the viewer."""
     viewer = viewer_of(position)
-    check_options(selection, reward, gamma, policy)
+    check_options(selection, reward, gamma, policy, jobs, c)
     selection, reward, policy = settle_auto(len(position.hands), selection, reward, policy)
     hands = [None if h is None else list(h) for h in position.hands]
 
@@ -356,7 +367,10 @@ class SearchPlayer(Player):
                  exact_max_cards: int = 7, row_share: float = 0.25,
                  selection: str = "auto", reward: str = "auto", gamma: float = 0.1):
         self.budget = Budget(iterations, seconds)
-        check_options(selection, reward, gamma, policy)
+        check_options(selection, reward, gamma, policy, jobs, c)
+        if not (_is_int(exact_max_cards) and 0 <= exact_max_cards <= HAND_SIZE):
+            raise errors.ConfigError(f"exact_max_cards must be an integer in 0..{HAND_SIZE},"
+                                     f" got {errors.quote(exact_max_cards)}")
         self.selection, self.reward, self.gamma = selection, reward, gamma
         self.rng = random.Random(seed)
         self.jobs, self.c, self.policy = jobs, c, policy

@@ -186,6 +186,28 @@ def test_usage_errors_are_one_line_and_status_2(args, word):
     assert_input_error(run(args), word)
 
 
+@pytest.mark.parametrize("spec, words", [
+    ("mcts:iterations=1000000000000000000000000000000", ["iterations", "got 1000000000000"]),
+    ("mcts:iterations=1000000001", ["iterations", "1..1,000,000,000"]),
+    ("mcts:seconds=inf", ["seconds", "got inf"]),
+    ("mcts:seconds=1e300", ["seconds", "got 1e+300"]),
+    ("mcts:seconds=nan", ["seconds", "got nan"]),
+    ("mcts:iterations=50:seconds=1", ["not both"]),
+    ("mcts:jobs=0", ["jobs", "got 0"]),
+    ("mcts:jobs=-3", ["jobs", "got -3"]),
+    ("mcts:jobs=100000", ["jobs", "1..64", "got 100000"]),
+    ("mcts:c=nan", ["c must", "got nan"]),
+    ("mcts:c=-1", ["c must", "got -1.0"]),
+    ("mcts:c=inf", ["c must", "got inf"]),
+    ("mcts:exact_max_cards=-1", ["exact_max_cards", "got -1"]),
+    ("mcts:exact_max_cards=11", ["exact_max_cards", "got 11"]),
+])
+def test_bad_search_player_options_are_refused_in_one_line(spec, words):
+    args = ["tournament", "-n", "2", "--bots", f"{spec},random", "--games", "1"]
+    assert_input_error(run(args), *words)
+    assert_input_error(run(["play", "-n", "2", "--bots", spec], "quit\n"), *words)
+
+
 def test_help_works():
     for command in ([], ["show"], ["deal"], ["replay"], ["play"], ["tournament"]):
         result = run(command + ["--help"])

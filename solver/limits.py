@@ -1,0 +1,8 @@
+"""Upper bounds of the numeric options (command line, bot specs, API), listed in the README.
+
+Every value then fits the C types it reaches, and no budget is so large that a command
+cannot end: a larger value is refused as a mistake.
+"""
+MAX_ITERATIONS = 10 ** 9       # search iterations of a decision: about 3 hours at 4 players
+MAX_SECONDS = 86_400.0         # a search budget or an exact solver's time limit: one day
+MAX_JOBS = 64                  # search trees in threads
