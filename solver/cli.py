@@ -6,6 +6,7 @@ commands simply raise `errors.NimmtError` (or let OSError/ValueError through). A
 by a limit (`errors.SearchLimitError`) is one line too, with exit status 3.
 """
 import json
+import math
 import os
 import random
 import sys
@@ -16,6 +17,8 @@ import click
 from . import errors
 from .bots import make_bot, parse_bot_names
 from .game import Player, PlayerView, RoundResult, deal, play_game
+from .limits import (MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS, MAX_THRESHOLD,
+                     MAX_TT_MB)
 from .position import Position, load_position
 from .record import TurnOutcome, load_record, replay_steps
 from .render import render_position, render_row
@@ -45,6 +48,8 @@ class NimmtGroup(click.Group):
             fail(f"value NOT proven: {exc}", LIMIT_REACHED)
         except (errors.NimmtError, ValueError, OSError) as exc:
             fail(str(exc) or type(exc).__name__)
+        except MemoryError as exc:               # a table too large for this machine
+            fail(f"out of memory: {exc}" if str(exc) else "out of memory")
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -56,6 +61,22 @@ def _usage_message(exc: click.ClickException) -> str:
     if isinstance(exc, click.UsageError) and ctx is not None:
         message += f" (see '{ctx.command_path} --help')"
     return message
+
+
+class FiniteFloat(click.FloatRange):
+    """A click.FloatRange that refuses nan too (nan passes its bounds: every comparison with
+    nan is false)."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number.", param, ctx)
+        return number
+
+
+threshold_option = click.option(
+    "--threshold", type=click.IntRange(1, MAX_THRESHOLD), default=66, show_default=True,
+    help="The game ends when a total reaches this.")
 
 
 def fail(message: str, status: int = INPUT_ERROR) -> None:
@@ -207,8 +228,7 @@ class TerminalPlayer(Player):
 @click.option("--bots", default="greedy", show_default=True,
               help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy).")
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
-@click.option("--threshold", type=click.IntRange(1), default=66, show_default=True,
-              help="The game ends when a total reaches this.")
+@threshold_option
 @click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
 def play(players, bots, variant, threshold, seed):
     """Play a whole game against bots: you are player 1 (type a card, or quit).
@@ -252,7 +272,7 @@ def play(players, bots, variant, threshold, seed):
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
-@click.option("--threshold", type=click.IntRange(1), default=66, show_default=True)
+@threshold_option
 @click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes (the results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -309,11 +329,12 @@ class Progress(StatusLine):
 
 def solver_options(command):
     """--max-nodes, --time-limit and --tt-size, shared by the exact solver's commands."""
-    command = click.option("--tt-size", "tt_mb", type=click.FloatRange(0.001), default=None,
-                           help="Transposition table size in MB (default: by hand size).")(command)
-    command = click.option("--time-limit", type=click.FloatRange(0), default=0.0,
+    command = click.option("--tt-size", "tt_mb", type=FiniteFloat(0.001, MAX_TT_MB),
+                           default=None, help="Transposition table size in MB (default: by"
+                                              " hand size).")(command)
+    command = click.option("--time-limit", type=FiniteFloat(0, MAX_SECONDS), default=0.0,
                            help="Stop after S seconds (0: no limit); exit status 3.")(command)
-    command = click.option("--max-nodes", type=click.IntRange(0), default=0,
+    command = click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
                            help="Stop after N nodes (0: no limit); exit status 3.")(command)
     return command
 
@@ -413,12 +434,12 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @click.argument("position")
 @click.option("--json", "as_json", is_flag=True, help="Print the advice as JSON.")
 @solver_options
-@click.option("--iterations", type=click.IntRange(1), default=None,
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="Search budget in iterations (hidden hands; default 100,000, reproducible).")
-@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+@click.option("--seconds", type=FiniteFloat(0, MAX_SECONDS, min_open=True), default=None,
               help="Search budget in seconds (hidden hands; not reproducible).")
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
 def best(position, as_json, max_nodes, time_limit, tt_mb, iterations, seconds, seed, jobs):
     """What should be played in POSITION?

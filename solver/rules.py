@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
 from .errors import ConfigError
+from .limits import MAX_THRESHOLD
 
 ROWS = 4
 ROW_LIMIT = 5          # the 6th card takes the row
@@ -54,8 +55,9 @@ class GameConfig:
         if not isinstance(self.deck, int) or not needed <= self.deck <= STANDARD_DECK:
             raise ConfigError(f"deck must be {needed}..{STANDARD_DECK} for {self.players} players,"
                               f" got {self.deck!r}")
-        if not isinstance(self.threshold, int) or self.threshold < 1:
-            raise ConfigError(f"threshold must be a positive integer, got {self.threshold!r}")
+        if not isinstance(self.threshold, int) or not 1 <= self.threshold <= MAX_THRESHOLD:
+            raise ConfigError(f"threshold must be an integer in 1..{MAX_THRESHOLD},"
+                              f" got {self.threshold!r}")
 
     @classmethod
     def variant(cls, players: int, **kwargs) -> "GameConfig":

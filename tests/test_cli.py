@@ -179,6 +179,9 @@ def test_show_renders_a_file_in_json_or_text(tmp_path):
     (["deal", "--players", "x"], "x"),
     (["tournament", "--players", "2", "--bots", "random,nobody"], "nobody"),
     (["tournament", "--players", "2", "--bots", "random", "--games", "0"], "0"),
+    (["tournament", "-n", "2", "--bots", "random", "--threshold", "1000000000000"],
+     "1000000000000"),
+    (["play", "--threshold", "10001"], "10001"),
     (["play", "--bots", "nobody"], "nobody"),
     (["frobnicate"], "frobnicate"),
 ])

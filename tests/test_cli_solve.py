@@ -164,6 +164,42 @@ def test_solve_refuses_hidden_or_3_players(text, word):
 
 
 @pytest.mark.parametrize("command", ["solve", "best"])
+@pytest.mark.parametrize("option, value, shown", [
+    ("--max-nodes", "9223372036854775808", "9223372036854775808"),    # beyond a C long long
+    ("--max-nodes", "1" + "0" * 30, "1" + "0" * 30),
+    ("--max-nodes", "1000000000000001", "1000000000000001"),
+    ("--time-limit", "nan", "'nan'"),                                 # was taken as no limit
+    ("--time-limit", "inf", "inf"),
+    ("--time-limit", "86401", "86401"),
+    ("--tt-size", "inf", "inf"),
+    ("--tt-size", "nan", "'nan'"),
+    ("--tt-size", "1e300", "1e+300"),
+    ("--tt-size", "100000", "100000"),
+    ("--tt-size", "1e9", "1000000000"),
+])
+def test_solver_options_out_of_range(command, option, value, shown):
+    line = one_error_line(run([command, "-", option, value], json.dumps(SPEC_EXAMPLE)), 2)
+    assert option in line and shown in line
+
+
+class NoMemory:
+    """An exact search whose table cannot be allocated (as on a machine too small for it)."""
+
+    @staticmethod
+    def entry_size():
+        return 48
+
+    def __init__(self, bulls, entries):
+        raise MemoryError(f"cannot allocate a table of {entries} entries")
+
+
+def test_a_table_that_cannot_be_allocated_is_one_line(monkeypatch):
+    monkeypatch.setattr("solver.exact.ExactSearch", NoMemory)
+    line = one_error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(SPEC_EXAMPLE)), 2)
+    assert "out of memory: cannot allocate a table of" in line
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
 def test_missing_file(command, tmp_path):
     line = one_error_line(run([command, str(tmp_path / "nope.json")]), 2)
     assert "nope.json" in line
