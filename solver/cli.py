@@ -63,7 +63,7 @@ def _usage_message(exc: click.ClickException) -> str:
     return message
 
 
-class FiniteFloat(click.FloatRange):
+class NumberRange(click.FloatRange):
     """A click.FloatRange that refuses nan too (nan passes its bounds: every comparison with
     nan is false)."""
 
@@ -329,10 +329,11 @@ class Progress(StatusLine):
 
 def solver_options(command):
     """--max-nodes, --time-limit and --tt-size, shared by the exact solver's commands."""
-    command = click.option("--tt-size", "tt_mb", type=FiniteFloat(0.001, MAX_TT_MB),
+    command = click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB),
                            default=None, help="Transposition table size in MB (default: by"
                                               " hand size).")(command)
-    command = click.option("--time-limit", type=FiniteFloat(0, MAX_SECONDS), default=0.0,
+    # a time limit needs no upper bound: inf, like 0, is no limit
+    command = click.option("--time-limit", type=NumberRange(0), default=0.0,
                            help="Stop after S seconds (0: no limit); exit status 3.")(command)
     command = click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
                            help="Stop after N nodes (0: no limit); exit status 3.")(command)
@@ -436,7 +437,7 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @solver_options
 @click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="Search budget in iterations (hidden hands; default 100,000, reproducible).")
-@click.option("--seconds", type=FiniteFloat(0, MAX_SECONDS, min_open=True), default=None,
+@click.option("--seconds", type=NumberRange(0, MAX_SECONDS, min_open=True), default=None,
               help="Search budget in seconds (hidden hands; not reproducible).")
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
