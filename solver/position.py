@@ -122,10 +122,12 @@ class Position:
             # an optional key holds a number JSON reads but Python cannot write back as read:
             # 1e400 (read as inf: written it would be Infinity, not JSON) or a LongInt (its
             # digits are not kept). Refuse rather than write another number than was read.
-            key = next(k for k, v in self.extra.items() if not _writable(v))
             raise errors.JsonFormatError(
-                f"cannot write key {errors.quote(key)} back as JSON: it holds a number beyond"
+                "cannot write the position back as JSON: an optional key holds a number beyond"
                 f" the range of a double or of more than {MAX_DIGITS} digits") from None
+        except RecursionError:     # an optional key nested about as deep as json.loads allows
+            raise errors.JsonFormatError("cannot write the position back as JSON: an optional"
+                                         " key is nested too deeply") from None
 
     def to_text(self) -> str:
         return format_notation(self)
@@ -211,14 +213,6 @@ def _to_int(text: str) -> int:
         return int(text)
     except ValueError:           # only the digit limit: `text` is digits
         return LongInt(text)
-
-
-def _writable(value: Any) -> bool:
-    try:
-        json.dumps(value, allow_nan=False)
-    except ValueError:
-        return False
-    return True
 
 
 def parse_json(text: str) -> Any:

@@ -63,6 +63,15 @@ def test_a_deeply_nested_value_is_quoted_short():
     assert "card [[[[" in str(info.value) and len(str(info.value)) < 100
 
 
+def test_an_optional_key_json_cannot_write_is_refused_not_written_otherwise():
+    deep = 1
+    for _ in range(100_000):
+        deep = [deep]
+    for value, words in ((float("inf"), "number beyond"), (deep, "nested too deeply")):
+        with pytest.raises(errors.JsonFormatError, match=words):
+            Position.from_dict(changed(note=value)).to_json()
+
+
 def test_bad_json_and_notation():
     with pytest.raises(errors.JsonFormatError):
         Position.from_json("{")
