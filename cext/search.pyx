@@ -136,17 +136,21 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
     """Canonical key: the live cards (hands and row ends) in ascending order, each as a
     4-bit code (owner and bullheads for a hand card, 10 + length - 1 for a row end), then
     each row's bullhead sum in the same order. Dead cards and card numbers disappear, so
-    positions that play the same merge. The player swap (which negates the value) is folded
-    in by keeping the smaller of the two keys."""
-    cdef uint32_t ends = 0, live
-    cdef int r, rank, code
+    positions that play the same merge. So do rows whose differences cannot matter: a row
+    that cannot get a 6th card even if every card above its end lands on it shows as length
+    1; rows ending above every card in hand (they can only be taken, by a too-low card)
+    show as one code each, their sums sorted. The player swap (which negates the value) is
+    folded in by keeping the smaller of the two keys."""
+    cdef uint32_t ends = 0, live, hands = s.hand[0] | s.hand[1]
+    cdef int r, rank, code, n_above = 0, i
     cdef int row_at[MAX_RANKS]
+    cdef int above[4]
     cdef u128 k = 1, ks = 1
     cdef u128 bulls_part = 0
     for r in range(4):
         ends |= <uint32_t>1 << s.rows[r].end
         row_at[s.rows[r].end] = r
-    live = s.hand[0] | s.hand[1] | ends
+    live = hands | ends
     while live:
         rank = lowest_bit(live)
         live &= live - 1
@@ -158,12 +162,30 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
             code = bull_code(c.bulls[rank])
             k = k << 4 | <u128>(code + 5)
             ks = ks << 4 | <u128>code
+        elif (hands >> rank) == 0:
+            # beyond every card in hand: collected, sorted below
+            r = row_at[rank]
+            i = n_above
+            while i > 0 and above[i - 1] > s.rows[r].bulls:
+                above[i] = above[i - 1]
+                i -= 1
+            above[i] = s.rows[r].bulls
+            n_above += 1
         else:
             r = row_at[rank]
-            code = 10 + s.rows[r].length - 1
+            # a row that cannot get a 6th card even if every card above it lands there
+            # plays the same whatever its length
+            if s.rows[r].length + popcount(hands >> rank) <= 5:
+                code = 10
+            else:
+                code = 10 + s.rows[r].length - 1
             k = k << 4 | <u128>code
             ks = ks << 4 | <u128>code
             bulls_part = bulls_part << 5 | <u128>s.rows[r].bulls
+    for i in range(n_above):
+        k = k << 4 | <u128>15
+        ks = ks << 4 | <u128>15
+        bulls_part = bulls_part << 5 | <u128>above[i]
     k = k << 20 | bulls_part
     ks = ks << 20 | bulls_part
     if ks < k:
