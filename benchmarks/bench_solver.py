@@ -63,6 +63,8 @@ AGREEMENT = 1e-9                          # matgame and HiGHS values must agree 
 TARGETS = {"backward_induction_ratio_7": 100, "highs_ratio": 300}
 C_REPEATS = 2000            # solves per timing of the C routine
 DEFAULT_JSON = os.path.join(HERE, "results", "bench_solver.json")
+# a --quick smoke run writes elsewhere, so it never replaces the numbers of a full run
+QUICK_JSON = os.path.join(HERE, "results", "bench_solver_quick.json")
 
 
 # positions -----------------------------------------------------------------------------------
@@ -290,15 +292,17 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="seconds per position and per ablated solve (default 600)")
     parser.add_argument("--matrices", type=int, default=None,
                         help="random matrices per size 2..10 (default 50)")
-    parser.add_argument("--json", default=DEFAULT_JSON, help=f"output (default {DEFAULT_JSON})")
+    parser.add_argument("--json", default=None,
+                        help=f"output (default {DEFAULT_JSON}; {QUICK_JSON} with --quick)")
     parser.add_argument("--from-json", metavar="PATH",
                         help="print the tables of a saved run instead of measuring")
     parser.add_argument("--quick", action="store_true",
                         help="3 positions of 6 and 7 cards, no deals, ablations on 6 cards, "
                              "10 matrices per size: about half a minute")
     args = parser.parse_args(argv)
-    quick = {"sizes": [6, 7], "count": 3, "deals": 0, "matrices": 10}
-    full = {"sizes": [6, 7, 8, DEAL], "count": 10, "deals": 10, "matrices": 50}
+    quick = {"sizes": [6, 7], "count": 3, "deals": 0, "matrices": 10, "json": QUICK_JSON}
+    full = {"sizes": [6, 7, 8, DEAL], "count": 10, "deals": 10, "matrices": 50,
+            "json": DEFAULT_JSON}
     for key, value in (quick if args.quick else full).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
