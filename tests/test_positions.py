@@ -2,7 +2,9 @@
 
 Each file is a SPEC position plus "description", "value" (float), optionally "value_fraction"
 and "strategies" (SPEC solution format). Positions with 9 or more cards take minutes to solve
-and are marked `slow` (deselect them with `-m "not slow"`).
+and are marked `slow` (run them with `-m slow`). A full deal (10 cards) is checked without its
+full root matrix, whose 100 exact entries would take hours: the value, and the strategies
+the solver proves to be an equilibrium, against the file's.
 """
 import glob
 import json
@@ -19,6 +21,7 @@ TOL = 1e-6
 HERE = os.path.dirname(os.path.abspath(__file__))
 FILES = sorted(glob.glob(os.path.join(HERE, "..", "positions", "*.json")))
 SLOW_HAND = 9          # positions with this many cards or more take more than 30 s
+FULL_DEAL = 10
 
 
 def load(path):
@@ -27,12 +30,14 @@ def load(path):
     return data, Position.from_dict(data)
 
 
-def params():
+def params(full_deals: bool):
+    """The files with (or without) full deals, the slow ones marked."""
     out = []
     for path in FILES:
         size = len(load(path)[0]["hands"][0])
-        marks = [pytest.mark.slow] if size >= SLOW_HAND else []
-        out.append(pytest.param(path, id=os.path.basename(path), marks=marks))
+        if (size == FULL_DEAL) == full_deals:
+            marks = [pytest.mark.slow] if size >= SLOW_HAND else []
+            out.append(pytest.param(path, id=os.path.basename(path), marks=marks))
     return out
 
 
@@ -55,11 +60,11 @@ def test_collection():
     names = {os.path.basename(p) for p in FILES}
     assert {"example.json", "spec_worked_example.json", "spec_exchange_example.json"} <= names
     positions = [load(p)[1] for p in FILES]
-    assert {p.hand_size for p in positions} >= set(range(1, 9))
+    assert {p.hand_size for p in positions} >= set(range(1, 11))      # a full deal too
     assert any(len(r) == 5 for p in positions for r in p.rows)
 
 
-@pytest.mark.parametrize("path", params())
+@pytest.mark.parametrize("path", params(full_deals=False))
 def test_position(path):
     data, position = load(path)
     assert isinstance(data["description"], str) and data["description"].strip()
@@ -80,3 +85,15 @@ def test_position(path):
     if "strategies" in data:
         assert_equilibrium(matrix, strategy_vector(data["strategies"][0], h1),
                            strategy_vector(data["strategies"][1], h2), data["value"], "file")
+
+
+@pytest.mark.parametrize("path", params(full_deals=True))
+def test_full_deal(path):
+    data, position = load(path)
+    solution = Engine(position, threads=2).solve(position, card_values=False)
+    assert abs(solution.value - data["value"]) <= TOL, f"{path}: solved {solution.value}"
+    for player in range(2):
+        expected = {s["card"]: s["probability"] for s in data["strategies"][player]}
+        assert solution.strategies[player].keys() == expected.keys()
+        for card, probability in expected.items():
+            assert abs(solution.strategies[player][card] - probability) <= TOL
