@@ -22,9 +22,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 import reference_solver as ref  # noqa: E402
 from positions_gen import small_positions  # noqa: E402
-from solver.exact import solve  # noqa: E402
+from solver.exact import Engine, solve  # noqa: E402
 from solver.position import Position  # noqa: E402
-from solver.rules import play_turn  # noqa: E402
+from solver.rules import bullheads, play_turn  # noqa: E402
 
 TOL = 1e-6
 N_SMALL = 300
@@ -119,3 +119,81 @@ def test_row_choice_not_the_cheapest():
     rows = [[4], [10, 12, 13, 14, 15], [11, 16], [20]]
     assert solve(Position.create(rows, [[1], [17]], deck=24)).value == pytest.approx(2)
     assert solve(Position.create(rows, [[17], [1]], deck=24)).value == pytest.approx(-2)
+
+
+# The canonical key keys a row that cannot get a 6th card (its length plus the cards in hand
+# above its end is at most 5) as length 1, and a row above every card in hand by its
+# bullheads alone. Twins: the same position with such a row rebuilt from other dead cards
+# (another length, the same end and bullhead sum) must have the same value for the reference,
+# and the fast solver must agree with the reference on both, at the edge (5 or 6) too.
+def merge_edge_rows(position: Position):
+    """Indices of the rows whose key the merges decide at their edge: length + cards in
+    hand above the end is 5 or 6, or no card in hand is above the end."""
+    cards = [c for hand in position.hands for c in hand]
+    out = []
+    for r, row in enumerate(position.rows):
+        above = sum(c > row[-1] for c in cards)
+        if above == 0 or len(row) + above in (5, 6):
+            out.append(r)
+    return out
+
+
+def twin(rng: random.Random, position: Position, r: int):
+    """`position` with row r rebuilt: the same end and bullhead sum, another length, its
+    other cards drawn from the cards below the end that are nowhere else. None if none found."""
+    row = position.rows[r]
+    used = {c for rw in position.rows for c in rw} | {c for h in position.hands for c in h}
+    free = [c for c in range(1, row[-1]) if c not in used]
+    target = sum(bullheads(c) for c in row[:-1])
+    for _ in range(200):
+        length = rng.randint(1, 5)
+        pool = free + list(row[:-1])
+        if length == len(row) or length - 1 > len(pool):
+            continue
+        body = sorted(rng.sample(pool, length - 1))
+        if sum(bullheads(c) for c in body) == target:
+            rows = [list(rw) for rw in position.rows]
+            rows[r] = body + [row[-1]]
+            return Position.create(rows, [list(h) for h in position.hands], deck=24)
+    return None
+
+
+def edge_twins(n: int):
+    rng = random.Random(99)
+    out = []
+    for p in small_positions(3000, seed=4242, max_size=4, weights=[10, 30, 30, 30]):
+        for r in merge_edge_rows(p):
+            q = twin(rng, p, r)
+            if q is not None:
+                out.append((p, q, r))
+                break
+        if len(out) == n:
+            break
+    return out
+
+
+def merged(p: Position, q: Position, r: int) -> bool:
+    """Do the twins differ only where the key cannot see (their row r keys the same)?"""
+    above = sum(c > p.rows[r][-1] for hand in p.hands for c in hand)
+    return above == 0 or (len(p.rows[r]) + above <= 5 and len(q.rows[r]) + above <= 5)
+
+
+EDGE_TWINS = edge_twins(60)
+
+
+def test_edge_twins_cover_both_cases():
+    kinds = [merged(p, q, r) for p, q, r in EDGE_TWINS]
+    assert len(EDGE_TWINS) == 60 and 10 <= sum(kinds) <= 50
+
+
+@pytest.mark.parametrize("k", range(len(EDGE_TWINS)))
+def test_rows_the_key_merges(k):
+    p, q, r = EDGE_TWINS[k]
+    expected_p, expected_q = ref.reference_value(p), ref.reference_value(q)
+    if merged(p, q, r):
+        assert expected_q == pytest.approx(expected_p, abs=1e-9)
+    # one engine for both: its table holds p's states when q is solved, so a key that
+    # merged twins it should not would hand q a value of p's
+    engine = Engine(p)
+    assert engine.solve(p).value == pytest.approx(expected_p, abs=TOL)
+    assert engine.solve(q).value == pytest.approx(expected_q, abs=TOL)
