@@ -126,13 +126,17 @@ def test_row_choice_not_the_cheapest():
 # bullheads alone. Twins: the same position with such a row rebuilt from other dead cards
 # (another length, the same end and bullhead sum) must have the same value for the reference,
 # and the fast solver must agree with the reference on both, at the edge (5 or 6) too.
+def cards_above(position: Position, r: int) -> int:
+    """Cards in hand (both players) above the end of row r."""
+    return sum(c > position.rows[r][-1] for hand in position.hands for c in hand)
+
+
 def merge_edge_rows(position: Position):
     """Indices of the rows whose key the merges decide at their edge: length + cards in
     hand above the end is 5 or 6, or no card in hand is above the end."""
-    cards = [c for hand in position.hands for c in hand]
     out = []
     for r, row in enumerate(position.rows):
-        above = sum(c > row[-1] for c in cards)
+        above = cards_above(position, r)
         if above == 0 or len(row) + above in (5, 6):
             out.append(r)
     return out
@@ -145,9 +149,9 @@ def twin(rng: random.Random, position: Position, r: int):
     used = {c for rw in position.rows for c in rw} | {c for h in position.hands for c in h}
     free = [c for c in range(1, row[-1]) if c not in used]
     target = sum(bullheads(c) for c in row[:-1])
+    pool = free + list(row[:-1])
     for _ in range(200):
         length = rng.randint(1, 5)
-        pool = free + list(row[:-1])
         if length == len(row) or length - 1 > len(pool):
             continue
         body = sorted(rng.sample(pool, length - 1))
@@ -174,7 +178,7 @@ def edge_twins(n: int):
 
 def merged(p: Position, q: Position, r: int) -> bool:
     """Do the twins differ only where the key cannot see (their row r keys the same)?"""
-    above = sum(c > p.rows[r][-1] for hand in p.hands for c in hand)
+    above = cards_above(p, r)
     return above == 0 or (len(p.rows[r]) + above <= 5 and len(q.rows[r]) + above <= 5)
 
 
