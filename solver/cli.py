@@ -17,8 +17,8 @@ import click
 from . import errors
 from .bots import make_bot, parse_bot_names
 from .game import Player, PlayerView, RoundResult, deal, play_game
-from .limits import (MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS, MAX_THRESHOLD,
-                     MAX_TT_MB)
+from .limits import (MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
+                     MAX_THRESHOLD, MAX_TT_MB)
 from .position import Position, load_position
 from .record import TurnOutcome, load_record, replay_steps
 from .render import render_position, render_row
@@ -269,11 +269,11 @@ def play(players, bots, variant, threshold, seed):
 @click.option("--bots", required=True,
               help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts;"
                    " options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
-@click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Worker processes (the results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):

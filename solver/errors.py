@@ -1,9 +1,11 @@
 """Exceptions of nimmt. Every one is a ValueError whose message quotes the offending input.
 
-A message quotes at most `SHORT` characters of a value (`quote`, and `position._short` for
-JSON values): input of any size still gives one short line.
+A message quotes at most `SHORT` characters of a value (`quote` as Python writes it,
+`quote_json` as JSON writes it, for values read from JSON): input of any size still gives one
+short line.
 """
-from typing import Any
+import json
+from typing import Any, Iterator
 
 SHORT = 60
 SHORT_PATH = 200     # a file name: its end matters too
@@ -17,6 +19,47 @@ def cut(text: str, limit: int = SHORT) -> str:
 def quote(value: Any, limit: int = SHORT) -> str:
     """`value` as Python writes it ('x', 12), cut to `limit` characters."""
     return cut(repr(value), limit)
+
+
+def is_integer(value: Any) -> bool:
+    """A JSON integer: an int that is not a bool (Python's True is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def quote_json(value: Any, limit: int = SHORT) -> str:
+    """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters.
+
+    Written piece by piece and only up to the limit: a huge or deeply nested value costs no
+    more than a short one (json.dumps of a value nested ~1000 deep overflows the stack)."""
+    text = ""
+    for piece in json_pieces(value):
+        text += piece
+        if len(text) > limit:
+            break
+    return cut(text, limit)
+
+
+def json_pieces(value: Any) -> Iterator[str]:
+    """The JSON text of `value`, from the start, in pieces (one per bracket, key or scalar)."""
+    if isinstance(value, (list, tuple)):
+        yield "["
+        for i, item in enumerate(value):
+            yield ", " if i else ""
+            yield from json_pieces(item)
+        yield "]"
+    elif isinstance(value, dict):
+        yield "{"
+        for i, (key, item) in enumerate(value.items()):
+            yield (", " if i else "") + json.dumps(key) + ": "
+            yield from json_pieces(item)
+        yield "}"
+    elif is_integer(value):
+        yield repr(value)
+    else:
+        try:
+            yield json.dumps(value)
+        except (TypeError, ValueError):
+            yield repr(value)
 
 
 class NimmtError(ValueError):

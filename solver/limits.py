@@ -9,3 +9,4 @@ MAX_JOBS = 64                  # search trees in threads
 MAX_NODES = 10 ** 15           # exact search nodes: decades at 10^6 a second; a C long long
 MAX_TT_MB = 65_536.0           # transposition table, MB (64 GB; the default is 3.2 GB at most)
 MAX_THRESHOLD = 10_000         # a game's end threshold (random bots: 1,200 rounds)
+MAX_GAMES = 1_000_000          # games of a tournament: hours even for random bots

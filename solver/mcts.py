@@ -54,7 +54,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 from . import errors
 from ._sim import Determinizer, Search, row_values
 from .game import Player, PlayerView
-from .position import Position, _is_int, _short
+from .position import Position
 from .limits import MAX_ITERATIONS, MAX_JOBS, MAX_SECONDS
 from .rules import HAND_SIZE, ROWS, cheapest_row
 
@@ -126,7 +126,7 @@ class Budget:
             raise errors.ConfigError("give a budget in iterations or in seconds, not both")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
-        if iterations is not None and not (_is_int(iterations)
+        if iterations is not None and not (errors.is_integer(iterations)
                                            and 1 <= iterations <= MAX_ITERATIONS):
             raise errors.ConfigError(f"iterations must be an integer in 1..{MAX_ITERATIONS:,},"
                                      f" got {errors.quote(iterations)}")
@@ -202,7 +202,7 @@ def check_options(selection: str, reward: str, gamma: float, policy: str = "auto
         raise errors.ConfigError(f"reward must be auto, own or relative, got {reward!r}")
     if not 0 < gamma <= 1:
         raise errors.ConfigError(f"gamma must be in (0, 1], got {gamma!r}")
-    if not (_is_int(jobs) and 1 <= jobs <= MAX_JOBS):
+    if not (errors.is_integer(jobs) and 1 <= jobs <= MAX_JOBS):
         raise errors.ConfigError(f"jobs must be an integer in 1..{MAX_JOBS},"
                                  f" got {errors.quote(jobs)}")
     if not (c >= 0 and math.isfinite(c)):
@@ -266,9 +266,9 @@ def viewer_of(position: Position) -> int:
     else the first visible hand."""
     viewer = position.extra.get("viewer", position.extra.get("to_move"))
     if viewer is not None:
-        if not (_is_int(viewer) and 1 <= viewer <= position.players):
+        if not (errors.is_integer(viewer) and 1 <= viewer <= position.players):
             raise errors.PositionError(f"viewer must be a player number 1..{position.players},"
-                                       f" got {_short(viewer)}")
+                                       f" got {errors.quote_json(viewer)}")
         if position.hands[viewer - 1] is None:
             raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
         return viewer - 1
@@ -368,7 +368,7 @@ class SearchPlayer(Player):
                  selection: str = "auto", reward: str = "auto", gamma: float = 0.1):
         self.budget = Budget(iterations, seconds)
         check_options(selection, reward, gamma, policy, jobs, c)
-        if not (_is_int(exact_max_cards) and 0 <= exact_max_cards <= HAND_SIZE):
+        if not (errors.is_integer(exact_max_cards) and 0 <= exact_max_cards <= HAND_SIZE):
             raise errors.ConfigError(f"exact_max_cards must be an integer in 0..{HAND_SIZE},"
                                      f" got {errors.quote(exact_max_cards)}")
         self.selection, self.reward, self.gamma = selection, reward, gamma

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import errors
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
@@ -25,21 +25,17 @@ KNOWN_KEYS = ("deck", "rows", "hands", "penalties")
 MAX_PENALTY = 1_000_000
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _card(value: Any, deck: int, where: str) -> int:
-    if not _is_int(value):
-        raise errors.CardError(f"{where}: card {_short(value)} is not an integer")
+    if not errors.is_integer(value):
+        raise errors.CardError(f"{where}: card {errors.quote_json(value)} is not an integer")
     if not 1 <= value <= deck:
-        raise errors.CardError(f"{where}: card {_short(value)} is outside 1..{deck}")
+        raise errors.CardError(f"{where}: card {errors.quote_json(value)} is outside 1..{deck}")
     return value
 
 
 def _card_list(value: Any, deck: int, where: str) -> Tuple[int, ...]:
     if not isinstance(value, list):
-        raise errors.PositionError(f"{where} must be a list of cards, got {_short(value)}")
+        raise errors.PositionError(f"{where} must be a list of cards, got {errors.quote_json(value)}")
     return tuple(_card(c, deck, where) for c in value)
 
 
@@ -71,7 +67,7 @@ class Position:
     @classmethod
     def from_dict(cls, data: Any) -> "Position":
         if not isinstance(data, dict):
-            raise errors.JsonFormatError(f"a position must be a JSON object, got {_short(data)}")
+            raise errors.JsonFormatError(f"a position must be a JSON object, got {errors.quote_json(data)}")
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
@@ -137,42 +133,6 @@ class Position:
 
 
 # validation -------------------------------------------------------------------------------
-def _short(value: Any, limit: int = errors.SHORT) -> str:
-    """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters.
-
-    Written piece by piece and only up to the limit: a huge or deeply nested value costs no
-    more than a short one (json.dumps of a value nested ~1000 deep overflows the stack)."""
-    text = ""
-    for piece in _json_pieces(value):
-        text += piece
-        if len(text) > limit:
-            break
-    return errors.cut(text, limit)
-
-
-def _json_pieces(value: Any) -> Iterator[str]:
-    """The JSON text of `value`, from the start, in pieces (one per bracket, key or scalar)."""
-    if isinstance(value, (list, tuple)):
-        yield "["
-        for i, item in enumerate(value):
-            yield ", " if i else ""
-            yield from _json_pieces(item)
-        yield "]"
-    elif isinstance(value, dict):
-        yield "{"
-        for i, (key, item) in enumerate(value.items()):
-            yield (", " if i else "") + json.dumps(key) + ": "
-            yield from _json_pieces(item)
-        yield "}"
-    elif _is_int(value):
-        yield repr(value)
-    else:
-        try:
-            yield json.dumps(value)
-        except (TypeError, ValueError):
-            yield repr(value)
-
-
 def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     data: Dict[str, Any] = {}
     for k, v in pairs:
@@ -187,6 +147,8 @@ def _not_json(constant: str) -> None:
     raise errors.JsonFormatError(f"invalid JSON: {constant} is not a JSON number")
 
 
+COMMENT_STARTS = ("//", "/*")                # what a JSON file with comments starts with
+JSON_STARTS = ("{", "[", '"') + COMMENT_STARTS
 MAX_DIGITS = sys.get_int_max_str_digits()     # digits of the longest integer Python reads
 
 
@@ -221,32 +183,33 @@ def parse_json(text: str) -> Any:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_to_int,
                           parse_constant=_not_json)
     except json.JSONDecodeError as exc:
+        reason = "comments are not JSON" if text.startswith(COMMENT_STARTS, exc.pos) else exc.msg
         raise errors.JsonFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}:"
-                                     f" {exc.msg} (input {_short(text)})") from None
+                                     f" {reason} (input {errors.quote_json(text)})") from None
     except RecursionError:
         raise errors.JsonFormatError(f"invalid JSON: too deeply nested"
-                                     f" (input {_short(text)})") from None
+                                     f" (input {errors.quote_json(text)})") from None
 
 
 def _check_deck(deck: Any) -> int:
-    if not _is_int(deck) or not ROWS < deck <= STANDARD_DECK:
+    if not errors.is_integer(deck) or not ROWS < deck <= STANDARD_DECK:
         raise errors.DeckError(f"deck must be an integer in {ROWS + 1}..{STANDARD_DECK},"
-                               f" got {_short(deck)}")
+                               f" got {errors.quote_json(deck)}")
     return deck
 
 
 def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:
     if not isinstance(rows, list):
-        raise errors.RowCountError(f"rows must be a list of 4 rows, got {_short(rows)}")
+        raise errors.RowCountError(f"rows must be a list of 4 rows, got {errors.quote_json(rows)}")
     if len(rows) != ROWS:
-        raise errors.RowCountError(f"there must be exactly 4 rows, got {len(rows)}: {_short(rows)}")
+        raise errors.RowCountError(f"there must be exactly 4 rows, got {len(rows)}: {errors.quote_json(rows)}")
     checked = []
     for i, row in enumerate(rows):
         where = f"row {i}"
         if not isinstance(row, list):
-            raise errors.RowLengthError(f"{where} must be a list of cards, got {_short(row)}")
+            raise errors.RowLengthError(f"{where} must be a list of cards, got {errors.quote_json(row)}")
         if not 1 <= len(row) <= ROW_LIMIT:
-            raise errors.RowLengthError(f"{where} must hold 1 to 5 cards, got {len(row)}: {_short(row)}")
+            raise errors.RowLengthError(f"{where} must hold 1 to 5 cards, got {len(row)}: {errors.quote_json(row)}")
         cards = _card_list(row, deck, where)
         if any(a >= b for a, b in zip(cards, cards[1:])):
             raise errors.RowOrderError(f"{where} does not increase: {list(cards)}")
@@ -256,7 +219,7 @@ def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:
 
 def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
     if not isinstance(hands, list):
-        raise errors.PlayerCountError(f"hands must be a list with one hand per player, got {_short(hands)}")
+        raise errors.PlayerCountError(f"hands must be a list with one hand per player, got {errors.quote_json(hands)}")
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         raise errors.PlayerCountError(f"there must be 2 to 10 players, got {len(hands)} hands")
     checked: List[Hand] = []
@@ -282,14 +245,14 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
         return (0,) * players
     if not isinstance(penalties, list) or len(penalties) != players:
         raise errors.PenaltyError(f"penalties must be a list of {players} integers,"
-                                  f" got {_short(penalties)}")
+                                  f" got {errors.quote_json(penalties)}")
     for p in penalties:
-        if not _is_int(p):
-            raise errors.PenaltyError(f"penalty {_short(p)} is not an integer")
+        if not errors.is_integer(p):
+            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is not an integer")
         if p < 0:
-            raise errors.PenaltyError(f"penalty {_short(p)} is negative")
+            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is negative")
         if p > MAX_PENALTY:
-            raise errors.PenaltyError(f"penalty {_short(p)} is more than {MAX_PENALTY:,}")
+            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is more than {MAX_PENALTY:,}")
     return tuple(penalties)
 
 
@@ -305,7 +268,7 @@ def _check_played(played: Any, deck: int, hands: Sequence[Hand]) -> None:
         return
     if not isinstance(played, list):
         raise errors.PositionError(f"played must be a list of cards or of turns,"
-                                   f" got {_short(played)}")
+                                   f" got {errors.quote_json(played)}")
     cards = _card_list(list(_flat_played(played)), deck, "played")
     in_hand = set(cards) & {c for h in hands if h is not None for c in h}
     if in_hand:
@@ -376,7 +339,7 @@ def load_position(source: str) -> Position:
     The content may be JSON or the text notation.
     """
     text = source if is_inline(source) else read_source(source)
-    if text.lstrip().startswith(("{", "[", '"')) or not text.strip() or is_json_scalar(text):
+    if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
         return Position.from_json(text)
     return parse_notation(text)
 

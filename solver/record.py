@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from . import errors
-from .position import Position, _is_int, _short, parse_json, read_source
+from .position import Position, parse_json, read_source
 from .rules import ROWS, cheapest_row, play_turn, row_bullheads
 
 TURN_KEYS = ("cards", "row_choices")
@@ -58,7 +58,7 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
     Whether each card is in its hand is checked while replaying.
     """
     if not isinstance(data, dict):
-        raise errors.JsonFormatError(f"a record must be a JSON object, got {_short(data)}")
+        raise errors.JsonFormatError(f"a record must be a JSON object, got {errors.quote_json(data)}")
     if "turns" not in data:
         raise errors.MissingKeyError("missing key 'turns' in record")
     start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
@@ -67,7 +67,7 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
         raise errors.RecordError(f"a record needs every hand; hidden hand of player {hidden[0]}")
     turns = data["turns"]
     if not isinstance(turns, list):
-        raise TurnFormatError(f"turns must be a list, got {_short(turns)}")
+        raise TurnFormatError(f"turns must be a list, got {errors.quote_json(turns)}")
     if len(turns) > start.hand_size:
         raise TooManyTurnsError(f"{len(turns)} turns but the hands hold {start.hand_size} cards")
     return start, [_parse_turn(turn, t, start.players) for t, turn in enumerate(turns)]
@@ -76,25 +76,25 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
 def _parse_turn(turn: Any, t: int, players: int) -> Turn:
     where = f"turn {t + 1}"
     if not isinstance(turn, dict):
-        raise TurnFormatError(f"{where} must be an object with 'cards', got {_short(turn)}")
+        raise TurnFormatError(f"{where} must be an object with 'cards', got {errors.quote_json(turn)}")
     if "cards" not in turn:
         raise TurnFormatError(f"{where} has no 'cards'")
     cards = turn["cards"]
     if not isinstance(cards, list) or len(cards) != players:
         raise TurnFormatError(f"{where}: cards must be a list of {players} cards (one per player),"
-                              f" got {_short(cards)}")
+                              f" got {errors.quote_json(cards)}")
     for card in cards:
-        if not _is_int(card):
-            raise errors.CardError(f"{where}: card {_short(card)} is not an integer")
+        if not errors.is_integer(card):
+            raise errors.CardError(f"{where}: card {errors.quote_json(card)} is not an integer")
     choices = turn.get("row_choices")
     if choices is None:
         choices = [None] * players
     if not isinstance(choices, list) or len(choices) != players:
         raise TurnFormatError(f"{where}: row_choices must be a list of {players} entries,"
-                              f" got {_short(choices)}")
+                              f" got {errors.quote_json(choices)}")
     for choice in choices:
-        if choice is not None and not (_is_int(choice) and 0 <= choice < ROWS):
-            raise RowChoiceError(f"{where}: row choice {_short(choice)} is not a row 0..3 or null")
+        if choice is not None and not (errors.is_integer(choice) and 0 <= choice < ROWS):
+            raise RowChoiceError(f"{where}: row choice {errors.quote_json(choice)} is not a row 0..3 or null")
     return Turn(tuple(cards), tuple(choices))
 
 
@@ -103,7 +103,7 @@ def replay_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     where = f"turn {number + 1}"
     for k, card in enumerate(turn.cards):
         if card not in position.hands[k]:
-            raise CardNotInHandError(f"{where}: player {k + 1} plays {_short(card)},"
+            raise CardNotInHandError(f"{where}: player {k + 1} plays {errors.quote_json(card)},"
                                      f" which is not in their hand {list(position.hands[k])}")
     chosen: List[Optional[int]] = [None] * position.players
 

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
 
 from .bots import make_bot
+from . import errors
 from .errors import ConfigError
 from .game import GameResult, play_game
+from .limits import MAX_GAMES, MAX_JOBS
 from .rules import GameConfig
 
 Z95 = 1.959964  # normal quantile for a two-sided 95% interval
@@ -99,10 +101,10 @@ def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: A
     95% CI), win rates. `progress(games done)` after each game."""
     if not names:
         raise ConfigError("a tournament needs at least one bot")
-    if not isinstance(games, int) or games < 1:
-        raise ConfigError(f"games must be a positive integer, got {games!r}")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise ConfigError(f"jobs must be a positive integer, got {jobs!r}")
+    if not (errors.is_integer(games) and 1 <= games <= MAX_GAMES):
+        raise ConfigError(f"games must be an integer 1..{MAX_GAMES}, got {errors.quote(games)}")
+    if not (errors.is_integer(jobs) and 1 <= jobs <= MAX_JOBS):
+        raise ConfigError(f"jobs must be an integer 1..{MAX_JOBS}, got {errors.quote(jobs)}")
     stats = {name: BotStats(name) for name in names}
     tasks = [(config, list(names), seed, g) for g in range(games)]
     results: Dict[int, GameSummary] = {}

@@ -112,8 +112,11 @@ NUMBER_5000 = "9" * 5000        # more digits than Python reads (4300)
     (with_key()[:-1].replace('"deck": 24', f'"deck": {NUMBER_5000}') + "}", "got 9999"),
     ('{"deck": 24,\n "rows": [[3, 10], [7]\n "hands": []}', "line 3 column 2"),
     ("\ufeff  {'deck': 24}", "invalid JSON at line 1 column 4"),
+    ("// my deal\n" + with_key(), "line 1 column 1: comments are not JSON"),
+    (with_key()[:-1] + ' /* note */}', "comments are not JSON"),
 ], ids=["NaN", "Infinity", "-Infinity", "NaN penalty", "5000-digit card", "5000-digit penalty",
-        "5000-digit deck", "line and column", "BOM then not JSON"])
+        "5000-digit deck", "line and column", "BOM then not JSON", "// comment",
+        "/* comment */"])
 def test_json_numbers_and_errors(text, word):
     assert_input_error(run(["show", "-"], text), word)
 
@@ -179,6 +182,8 @@ def test_show_renders_a_file_in_json_or_text(tmp_path):
     (["deal", "--players", "x"], "x"),
     (["tournament", "--players", "2", "--bots", "random,nobody"], "nobody"),
     (["tournament", "--players", "2", "--bots", "random", "--games", "0"], "0"),
+    (["tournament", "-n", "2", "--bots", "random", "--games", "10000000000"], "10000000000"),
+    (["tournament", "-n", "2", "--bots", "random", "--jobs", "65"], "65"),
     (["tournament", "-n", "2", "--bots", "random", "--threshold", "1000000000000"],
      "1000000000000"),
     (["play", "--threshold", "10001"], "10001"),
