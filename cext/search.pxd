@@ -51,6 +51,7 @@ cdef struct Stats:
     long long fail_highs       # nodes proven >= beta
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
+    long long shared_nodes     # nodes whose reply tests the two threads shared
 
 cdef struct EndgameSlot:
     uint64_t key               # canonical key of a 2-card node (it fits 64 bits); 0 = empty
@@ -69,6 +70,10 @@ cdef struct Context:
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
     EndgameSlot* endgame       # a small cache of 2-card nodes, own to each thread
     uint64_t endgame_mask
+    Context* helper            # a second thread's context (same table), NULL for one thread
+    void* job                  # a helper's: the tests it is doing, NULL when idle
+    int running                # a helper's: its thread is running
+    int quit                   # a helper's: the search is over, end the thread
 
 cdef struct NodeReport:
     double value

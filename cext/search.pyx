@@ -25,12 +25,35 @@ from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, TTEntry, S
 from matgame cimport solve_game
 
 cdef extern from *:
+    """
+    #define nimmt_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+    #define nimmt_load(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
+    #define nimmt_store(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
+    #if defined(__x86_64__) || defined(__i386__)
+    #define nimmt_relax() __builtin_ia32_pause()
+    #else
+    #define nimmt_relax() ((void)0)
+    #endif
+    """
     int popcount "__builtin_popcount" (unsigned int) nogil
     int lowest_bit "__builtin_ctz" (unsigned int) nogil
+    int fetch_add "nimmt_fetch_add" (int*, int) nogil
+    int atomic_load "nimmt_load" (int*) nogil
+    void atomic_store "nimmt_store" (int*, int) nogil
+    void* load_ptr "nimmt_load" (void**) nogil
+    void store_ptr "nimmt_store" (void**, void*) nogil
+    void relax "nimmt_relax" () nogil
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+    int pthread_create(pthread_t* thread, const void* attr, void* (*start)(void*) noexcept nogil,
+                       void* arg)
+    int pthread_join(pthread_t thread, void** result)
 
 cdef double INF = 1e18
 cdef double EPS = 1e-9          # two values closer than this are equal
 cdef int GUESS_DEEPER = 5       # nodes with this many cards look two turns ahead to order moves
+cdef int SPLIT_FROM = 5          # nodes with this many cards share their tests with an idle helper
 cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
 cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread
 cdef size_t ENDGAME_SIZE = ENDGAME_SLOTS * sizeof(EndgameSlot)
@@ -544,18 +567,137 @@ cdef inline bint reply_beats(Context* c, Node* nd, int player, int card, double 
     return False
 
 
-cdef inline bint add_beating_reply(Context* c, Node* nd, int player, uint32_t* cards_in,
-                                   double t) noexcept nogil:
-    """Add to the restricted game (`cards_in`, player's cards in it) the first card outside it
-    that beats t (by player's own sign, see reply_beats), in move order. False if none does."""
+cdef struct Replies:
+    # the replies outside the restricted game to test, in move order, and what came of them
+    int n
+    int player[2 * MAX_HAND]
+    int card[2 * MAX_HAND]
+    double t[2]                # each player's threshold (by its own sign, see reply_beats)
+    int beats[2 * MAX_HAND]    # 1: beats its threshold; 0: proven not to; -1: not tested
+    int next                   # the next one to take (taken by two threads at once)
+    int found                  # one beats: take no more
+
+
+cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t cards_in,
+                                double t) noexcept nogil:
     cdef int* order = &nd.row_order[0] if player == 0 else &nd.col_order[0]
-    cdef int a, card
+    cdef int a
+    rp.t[player] = t
     for a in range(nd.k):
-        card = order[a]
-        if not (cards_in[0] >> card & 1) and reply_beats(c, nd, player, card, t):
-            cards_in[0] |= <uint32_t>1 << card
-            return True
-    return False
+        if not (cards_in >> order[a] & 1):
+            rp.player[rp.n] = player
+            rp.card[rp.n] = order[a]
+            rp.beats[rp.n] = -1
+            rp.n += 1
+
+
+cdef void test_replies(Context* c, Node* nd, Replies* rp) noexcept nogil:
+    """Test replies, taken in turn, until one beats its threshold or none is left."""
+    cdef int i
+    while not c.aborted and not atomic_load(&rp.found):
+        i = fetch_add(&rp.next, 1)
+        if i >= rp.n:
+            return
+        if reply_beats(c, nd, rp.player[i], rp.card[i], rp.t[rp.player[i]]):
+            rp.beats[i] = 1          # a True is proven even if a limit stopped the search
+            atomic_store(&rp.found, 1)
+        elif not c.aborted:
+            rp.beats[i] = 0
+
+
+cdef bint add_beating_replies(Context* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
+                              bint test_rows, double t_rows, bint test_cols,
+                              double t_cols) noexcept nogil:
+    """Add to the restricted game (`rows_in` x `cols_in`) a card outside it that beats its
+    player's threshold (see reply_beats): player 1's cards first if `test_rows`, then player
+    2's if `test_cols`, in move order. False if none does. With a second thread idle, the
+    two threads test in turn and every card found beating is added."""
+    cdef Replies rp
+    cdef int i
+    rp.n = 0
+    rp.next = 0
+    rp.found = 0
+    if test_rows:
+        add_candidates(&rp, nd, 0, rows_in[0], t_rows)
+    if test_cols:
+        add_candidates(&rp, nd, 1, cols_in[0], t_cols)
+    if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_tests(c, nd, &rp)):
+        test_replies(c, nd, &rp)
+    for i in range(rp.n):
+        if rp.beats[i] == 1:
+            if rp.player[i] == 0:
+                rows_in[0] |= <uint32_t>1 << rp.card[i]
+            else:
+                cols_in[0] |= <uint32_t>1 << rp.card[i]
+    return rp.found
+
+
+# ---------------------------------------------------------------------------------------
+# two threads: the replies of a big node tested by both
+# ---------------------------------------------------------------------------------------
+cdef struct HelperJob:
+    Node nd                    # the helper's own copy of the node: it tightens its entries
+    Replies* rp
+
+
+cdef void* helper_loop(void* arg) noexcept nogil:
+    """The helper thread: waits (spinning: a job must start at once to pay) for a job from
+    the main thread, does it, says so by clearing it; until told to quit."""
+    cdef Context* h = <Context*>arg
+    cdef HelperJob* job
+    while not atomic_load(&h.quit):
+        job = <HelperJob*>load_ptr(&h.job)
+        if job == NULL:
+            relax()
+        else:
+            test_replies(h, &job.nd, job.rp)
+            store_ptr(&h.job, NULL)
+    return NULL
+
+
+cdef bint start_helper(Context* c, pthread_t* thread) noexcept nogil:
+    """Start the helper thread of a 2-thread search. False if there is none."""
+    if c.helper == NULL:
+        return False
+    c.helper.quit = 0
+    c.helper.job = NULL
+    c.helper.running = pthread_create(thread, NULL, helper_loop, c.helper) == 0
+    return c.helper.running
+
+
+cdef void end_helper(Context* c, pthread_t thread) noexcept nogil:
+    atomic_store(&c.helper.quit, 1)
+    pthread_join(thread, NULL)
+    c.helper.running = 0
+
+
+cdef bint share_tests(Context* c, Node* nd, Replies* rp) noexcept nogil:
+    """Test the replies with the helper thread, if it is idle; its findings on the node's
+    entries are merged back. False (nothing done) if there is no idle helper."""
+    cdef Context* h = c.helper
+    cdef HelperJob job
+    cdef int i, j
+    if h == NULL or not h.running or load_ptr(&h.job) != NULL:
+        return False
+    job.nd = nd[0]
+    job.rp = rp
+    h.aborted = 0
+    h.stop_requested = c.stop_requested
+    h.deadline = c.deadline
+    store_ptr(&h.job, &job)                   # the helper starts
+    c.stats.shared_nodes += 1
+    test_replies(c, nd, rp)
+    if c.aborted or atomic_load(&rp.found):
+        atomic_store(&h.stop_requested, 1)    # its work is no longer needed
+    while load_ptr(&h.job) != NULL:
+        relax()
+    for i in range(nd.k):
+        for j in range(nd.k):
+            if job.nd.lo[i][j] > nd.lo[i][j]:
+                nd.lo[i][j] = job.nd.lo[i][j]
+            if job.nd.hi[i][j] < nd.hi[i][j]:
+                nd.hi[i][j] = job.nd.hi[i][j]
+    return True
 
 
 cdef inline double restricted_game(Context* c, Node* nd, uint32_t rows, uint32_t cols,
@@ -797,7 +939,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 report.upper = g
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
-            changed = add_beating_reply(c, &nd, 1, &cols_in, -beta)
+            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, False, 0.0, True, -beta)
             if c.aborted:
                 break
             if not changed:
@@ -812,7 +954,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
         if v_hi <= alpha:
-            changed = add_beating_reply(c, &nd, 0, &rows_in, alpha)
+            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, alpha, False, 0.0)
             if c.aborted:
                 break
             if not changed:
@@ -835,8 +977,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                             refine(c, &nd, i, j, -INF, INF)
             continue
         # 6. the restricted value is exact and inside the window: is it the node's value?
-        changed = (add_beating_reply(c, &nd, 0, &rows_in, v_lo + EPS)
-                   or add_beating_reply(c, &nd, 1, &cols_in, -(v_lo - EPS)))
+        changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, v_lo + EPS,
+                                      True, -(v_lo - EPS))
         if c.aborted:
             break
         if not changed:
@@ -899,7 +1041,7 @@ cdef class ExactSearch:
     The table is kept between calls, so solving the children of a solved node is cheap.
     """
     cdef Context ctx
-    cdef Context helper        # a second thread's context: same table, own statistics
+    cdef Context helper        # the helper thread's context: same table, own statistics
     cdef size_t size
     cdef readonly long long entries
 
@@ -919,6 +1061,7 @@ cdef class ExactSearch:
         for r in range(len(bulls)):
             self.ctx.bulls[r] = bulls[r]
         self.helper = self.ctx
+        self.helper.helper = NULL
         self.ctx.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         self.helper.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         self.ctx.endgame_mask = self.helper.endgame_mask = ENDGAME_SLOTS - 1
@@ -954,23 +1097,9 @@ cdef class ExactSearch:
         self.ctx.stop_requested = 1
         self.helper.stop_requested = 1
 
-    def help_entries(self, hand1, hand2, rows):
-        """From another thread, solve the node's entries exactly into the shared table,
-        likeliest first (by the estimate the main search orders its moves with), so that
-        the main search finds them solved. Returns when done or stop_helper() is called
-        (call arm_helper() first, from the thread that will stop it)."""
-        cdef State s = make_state(hand1, hand2, rows)
-        cdef int k = popcount(s.hand[0])
-        if k >= 3:
-            with nogil:
-                solve_entries(&self.helper, &s, k)
-
-    def arm_helper(self):
-        self.helper.aborted = 0
-        self.helper.stop_requested = 0
-
-    def stop_helper(self):
-        self.helper.stop_requested = 1
+    def set_threads(self, int threads):
+        """1: the search alone; 2: a helper thread shares the reply tests of big nodes."""
+        self.ctx.helper = &self.helper if threads == 2 else NULL
 
     @property
     def helper_stats(self):
@@ -992,6 +1121,8 @@ cdef class ExactSearch:
         cdef int k = popcount(s.hand[0])
         if popcount(s.hand[1]) != k or k > MAX_HAND:
             raise ValueError("hands must have the same size, at most 10")
+        cdef pthread_t thread
+        cdef bint helped
         memset(&report, 0, sizeof(NodeReport))
         report.lower = -INF
         report.upper = INF
@@ -1005,7 +1136,10 @@ cdef class ExactSearch:
             elif k == 2:
                 two_card_node(&self.ctx, &s, &report)
             else:
+                helped = start_helper(&self.ctx, &thread)
                 matrix_node(&self.ctx, &s, k, -INF, INF, &report)
+                if helped:
+                    end_helper(&self.ctx, thread)
         return (report.value, [report.x[i] for i in range(k)], [report.y[j] for j in range(k)],
                 [[report.lo[i][j] for j in range(k)] for i in range(k)],
                 [[report.hi[i][j] for j in range(k)] for i in range(k)],
@@ -1016,8 +1150,13 @@ cdef class ExactSearch:
         cdef State s = make_state(hand1, hand2, rows)
         cdef int k = popcount(s.hand[0])
         cdef double v
+        cdef pthread_t thread
+        cdef bint helped
         with nogil:
+            helped = start_helper(&self.ctx, &thread)
             v = entry_search(&self.ctx, &s, k, a, b, -INF, INF)
+            if helped:
+                end_helper(&self.ctx, thread)
         return v
 
     def value(self, hand1, hand2, rows):
@@ -1025,29 +1164,14 @@ cdef class ExactSearch:
         cdef State s = make_state(hand1, hand2, rows)
         cdef int k = popcount(s.hand[0])
         cdef double v
+        cdef pthread_t thread
+        cdef bint helped
         with nogil:
+            helped = start_helper(&self.ctx, &thread)
             v = search(&self.ctx, &s, k, -INF, INF)
+            if helped:
+                end_helper(&self.ctx, thread)
         return v
-
-
-cdef void solve_entries(Context* c, const State* s, int k) noexcept nogil:
-    """Every entry of the node exactly, by the estimate's order: the a-th best reply of
-    player 1 against the b-th of player 2 by increasing a + b, the first one (where the
-    main search starts) left out."""
-    cdef Node nd
-    cdef int i0, j0, total, a
-    nd.s = s
-    nd.k = k
-    hand_cards(s.hand[0], nd.p)
-    hand_cards(s.hand[1], nd.q)
-    order_moves(c, &nd, &i0, &j0)
-    for total in range(1, 2 * k - 1):
-        for a in range(max(0, total - k + 1), min(k, total + 1)):
-            check_limits(c)
-            if c.aborted:
-                return
-            entry_search(c, s, k, nd.p[nd.row_order[a]], nd.q[nd.col_order[total - a]],
-                         -INF, INF)
 
 
 cdef void* zeroed_pages(size_t size) noexcept nogil:

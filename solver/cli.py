@@ -358,8 +358,8 @@ def with_progress(run: Callable[[Progress], Any]) -> Any:
 @click.option("--depth", type=click.IntRange(1, 10), default=None,
               help="Turns in the graph (default 2; needs --graph).")
 @click.option("--threads", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="2: a helper search on the second core shares the table (faster on big"
-                   " positions; node counts then vary from run to run).")
+              help="2: a helper thread on the second core shares the search's work (faster"
+                   " on big positions; node counts then vary from run to run).")
 @click.option("--no-card-values", "skip_card_values", is_flag=True,
               help="Skip the exact values of the cards outside the equilibrium (on a full"
                    " deal they cost about as much as the solve).")

@@ -118,25 +118,20 @@ class Engine:
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, got {threads!r}")
         self.threads = threads
+        self.search.set_threads(threads)
         self.seconds = 0.0
 
     # running under limits ------------------------------------------------------------------
     def run(self, work: Callable, max_nodes: int = 0, time_limit: float = 0.0,
-            progress: Optional[Callable[[dict, float], None]] = None, helper_work=None,
+            progress: Optional[Callable[[dict, float], None]] = None,
             same_limits: bool = False):
         """Run `work()` (calls into the search, which release the GIL) in a thread, so the
-        caller can show progress and Ctrl-C stops the search cleanly. `helper_work`, with
-        2 threads, runs beside it on the shared table and is stopped when `work` is done.
-        The limits count from now, or with `same_limits` go on from the previous run."""
+        caller can show progress and Ctrl-C stops the search cleanly. The limits count from
+        now, or with `same_limits` go on from the previous run."""
         if not same_limits:
             self.search.set_limits(max_nodes or 0, time_limit or 0.0)
         box = {}
         thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
-        helper = None
-        if self.threads == 2 and helper_work is not None:
-            self.search.arm_helper()
-            helper = threading.Thread(target=helper_work, daemon=True)
-            helper.start()
         start = time.perf_counter()
         thread.start()
         try:
@@ -147,9 +142,6 @@ class Engine:
         except KeyboardInterrupt:
             self.search.request_stop()
             thread.join()
-        if helper is not None:
-            self.search.stop_helper()
-            helper.join()
         self.seconds += time.perf_counter() - start
         return box.get("result")
 
@@ -171,8 +163,7 @@ class Engine:
         check_solvable(position)
         h1, h2, rows = self.ranks.state(position)
         result = self.run(lambda: self.search.solve_root(h1, h2, rows),
-                          max_nodes, time_limit, progress,
-                          helper_work=lambda: self.search.help_entries(h1, h2, rows))
+                          max_nodes, time_limit, progress)
         if self.search.aborted or result is None:
             lower, upper = (None, None) if result is None else result[5:7]
             raise SearchLimitError(limit_message(max_nodes, time_limit, lower, upper),
@@ -209,8 +200,7 @@ class Engine:
                             return
                         matrix[i, j] = value
 
-        self.run(work, progress=progress, same_limits=True,
-                 helper_work=lambda: self.search.help_entries(h1, h2, rows))
+        self.run(work, progress=progress, same_limits=True)
         return not self.search.aborted
 
     def full_matrix(self, position: Position) -> np.ndarray:
@@ -284,7 +274,7 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
         which.append(f"{max_nodes} nodes")
     if time_limit:
         which.append(f"{time_limit} s")
-    reason = " or ".join(which) if which else "a stop request"
+    reason = f"by the limit of {' or '.join(which)}" if which else "on request (Ctrl-C)"
     if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
         bounds = "no bounds proven yet"
     elif lower <= -UNBOUNDED:
@@ -293,7 +283,7 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
         bounds = f"value proven >= {lower:.6g} (a bound, not a value)"
     else:
         bounds = f"value proven in [{lower:.6g}, {upper:.6g}] (bounds, not a value)"
-    return f"search stopped by the limit of {reason} before the value was proven; {bounds}"
+    return f"search stopped {reason} before the value was proven; {bounds}"
 
 
 def solve(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
@@ -301,9 +291,9 @@ def solve(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
           card_values: bool = True) -> Solution:
     """Exact value and equilibrium strategies of a 2-player complete-information position.
 
-    threads=2 adds a helper search on the second core sharing the table: faster on large
-    positions, but node counts (and, where equilibria are not unique, the strategy
-    reported) then depend on timing. card_values=False leaves out the exact values of the
+    threads=2 adds a helper thread on the second core: the two threads share the reply
+    tests of big nodes (and the table); faster on large positions, but node counts (and,
+    where equilibria are not unique, the strategy reported) then depend on timing. card_values=False leaves out the exact values of the
     cards outside the equilibrium (None in Solution.card_values), which can cost as much
     as the solve itself."""
     return Engine(position, tt_mb, threads=threads).solve(position, max_nodes, time_limit,

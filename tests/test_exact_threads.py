@@ -1,0 +1,63 @@
+"""The exact search on two threads (the helper shares the reply tests of nodes of 5+ cards):
+the same values as one thread, equilibrium strategies, limits that stop both threads."""
+import os
+import random
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+
+import reference_solver as ref  # noqa: E402
+from positions_gen import random_deal, random_midround  # noqa: E402
+from solver.errors import SearchLimitError  # noqa: E402
+from solver.exact import Engine, solve  # noqa: E402
+
+TOL = 1e-6
+
+
+def positions(count: int, seed: int):
+    """Mid-round positions and fresh deals of 5 to 7 cards: big enough to be shared out."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        k = rng.choice([5, 6, 6, 7])
+        out.append(random_midround(rng, k) if rng.random() < 0.7 else random_deal(rng, k))
+    return out
+
+
+@pytest.mark.parametrize("position", positions(12, seed=2026), ids=lambda p: p.to_text())
+def test_two_threads_give_the_value_and_equilibria(position):
+    one = solve(position, card_values=False)
+    two = solve(position, threads=2)
+    assert two.value == pytest.approx(one.value, abs=1e-9)
+    assert two.stats["helper_nodes"] > 0 or position.hand_size < 6
+    # the strategies are an equilibrium of the whole root matrix (every entry exact)
+    matrix = Engine(position).full_matrix(position)
+    h1, h2 = position.hands
+    x = np.array([two.strategies[0].get(c, 0.0) for c in h1])
+    y = np.array([two.strategies[1].get(c, 0.0) for c in h2])
+    low, high = ref.worst_case(matrix, x, y)
+    assert low >= two.value - TOL and high <= two.value + TOL
+    # and every card's value is its entries against the opponent's strategy
+    for i, card in enumerate(h1):
+        assert two.card_values[0][card] == pytest.approx(matrix[i] @ y, abs=TOL)
+    for j, card in enumerate(h2):
+        assert two.card_values[1][card] == pytest.approx(x @ matrix[:, j], abs=TOL)
+
+
+@pytest.mark.parametrize("limits", [{"max_nodes": 20_000}, {"time_limit": 0.02}])
+def test_a_limit_stops_both_threads_with_true_bounds(limits):
+    position = random_midround(random.Random(3), 7)
+    value = 1.3996526801747238               # this position's value (one thread)
+    with pytest.raises(SearchLimitError) as stopped:
+        solve(position, threads=2, card_values=False, **limits)
+    lower, upper = stopped.value.bounds
+    if lower is not None:
+        assert lower - 1e-9 <= value <= upper + 1e-9
+    # the same engine solves it afterwards: nothing left running or half-written
+    engine = Engine(position, threads=2)
+    with pytest.raises(SearchLimitError):
+        engine.solve(position, card_values=False, **limits)
+    assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)
