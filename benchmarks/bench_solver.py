@@ -1,7 +1,7 @@
 """Exact solver benchmark: solve times, search statistics, ablations, node matrix games.
 
-Everything is measured in one run, on one core, on positions built from a seed by
-tests/positions_gen.py (deck 24, 2 players, both hands known):
+Everything is measured in one run, on one core (with --two-threads also on two), on
+positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both hands known):
 
 - mid-round positions with 6, 7 and 8 cards per hand (`random_midround`) and full 10-card
   deals (`random_deal`): median and worst seconds to solve (the value and both equilibrium
@@ -9,6 +9,8 @@ tests/positions_gen.py (deck 24, 2 players, both hands known):
   transposition hit rate, matrix games solved, fraction of children never evaluated. A
   position that hits the per-position time limit is reported as "not solved within N s" with
   the bounds proven so far, never as a result.
+- with --two-threads, each solved position again on two threads (`--threads 2`): median
+  seconds and the speedup over one thread, per position and in total.
 - ablations on the 6- and 7-card positions: the same search without pruning (plain backward
   induction with the table), without canonical keys, and with both off; ratios against the
   full search of the same run.
@@ -20,7 +22,7 @@ tests/positions_gen.py (deck 24, 2 players, both hands known):
   of the same build. Printed last, as `Nodes searched: N`.
 
     python benchmarks/bench_solver.py [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
-        [--deals N] [--time-limit S] [--matrices N] [--json PATH]
+        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--json PATH]
     python benchmarks/bench_solver.py --from-json PATH     # the tables of a saved run
 """
 import argparse
@@ -85,6 +87,7 @@ class Run:
     bounds: Optional[Tuple[Optional[float], Optional[float]]]   # when not solved
     seconds: float
     stats: dict
+    seconds_two_threads: Optional[float] = None     # with --two-threads, when solved
 
     @property
     def all_nodes(self) -> int:
@@ -92,11 +95,11 @@ class Run:
 
 
 def solve_one(position: Position, time_limit: float, ablation: Dict[str, bool] = None,
-              keep_matrix: Optional[list] = None) -> Run:
+              keep_matrix: Optional[list] = None, threads: int = 1) -> Run:
     """Solve (the value and the equilibrium strategies, SPEC's "solve"; not the values of the
     cards outside the equilibrium) with a fresh engine (empty table); on success, optionally
     append the full root matrix to `keep_matrix` (computed after the timing)."""
-    engine = Engine(position, **(ablation or {}))
+    engine = Engine(position, threads=threads, **(ablation or {}))
     start = time.perf_counter()
     try:
         solution = engine.solve(position, time_limit=time_limit, card_values=False)
@@ -147,7 +150,20 @@ def summarize(runs: List[Run]) -> dict:
         "median_matrix_games": median([r.stats["matrix_games"] for r in runs]),
         "children_never_evaluated":
             1.0 - ratio(total("children_seen"), total("children_total") or 1),
+        **two_thread_summary(solved),
     }
+
+
+def two_thread_summary(solved: List[Run]) -> dict:
+    """With --two-threads: the same positions on two threads, as ratios to one thread."""
+    both = [r for r in solved if r.seconds_two_threads is not None]
+    if not both:
+        return {}
+    return {"median_seconds_two_threads": median([r.seconds_two_threads for r in both]),
+            "median_speedup_two_threads": median([r.seconds / r.seconds_two_threads
+                                                  for r in both]),
+            "total_speedup_two_threads": ratio(sum(r.seconds for r in both),
+                                               sum(r.seconds_two_threads for r in both))}
 
 
 def size_row(size: int, s: dict, time_limit: float) -> list:
@@ -165,6 +181,10 @@ def size_row(size: int, s: dict, time_limit: float) -> list:
 SIZE_HEADERS = ["cards", "solved", "median s", "worst s", "median nodes", "total nodes",
                 "median small nodes", "total small nodes", "TT hit rate", "matrix games",
                 "children never evaluated"]
+
+
+TWO_THREAD_HEADERS = ["cards", "median s, one thread", "median s, two threads", "median speedup",
+                      "total speedup"]
 
 
 # ablations -----------------------------------------------------------------------------------
@@ -296,6 +316,8 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help=f"output (default {DEFAULT_JSON}; {QUICK_JSON} with --quick)")
     parser.add_argument("--from-json", metavar="PATH",
                         help="print the tables of a saved run instead of measuring")
+    parser.add_argument("--two-threads", action="store_true",
+                        help="solve each position on two threads too: speedups, same run")
     parser.add_argument("--quick", action="store_true",
                         help="3 positions of 6 and 7 cards, no deals, ablations on 6 cards, "
                              "10 matrices per size: about half a minute")
@@ -320,6 +342,9 @@ def measure_sizes(args, real_matrices: list) -> Dict[int, List[Run]]:
         runs[size] = []
         for k, position in enumerate(positions(args.seed, size, count)):
             run = solve_one(position, args.time_limit, keep_matrix=keep)
+            if args.two_threads and run.solved:
+                two = solve_one(position, args.time_limit, threads=2)
+                run.seconds_two_threads = two.seconds if two.solved else None
             runs[size].append(run)
             print(f"  {size} cards #{k}: {describe(run, args.time_limit)}, {run.seconds:.3f} s,"
                   f" {run.all_nodes:,} nodes", file=sys.stderr, flush=True)
@@ -355,6 +380,14 @@ def report(results: dict) -> None:
             [k, f"`{r['position']}`", describe(Run(**r), args.time_limit), f"{r['seconds']:.1f}",
              f"{r['stats']['nodes'] + r['stats']['small_nodes']:,}"]
             for k, r in enumerate(results["sizes"][str(DEAL)]["runs"])]))
+    two = [(size, d["summary"]) for size, d in results["sizes"].items()
+           if "median_speedup_two_threads" in d["summary"]]
+    if two:
+        print("\n### Two threads (`--threads 2`), the same positions in the same run\n")
+        print(markdown_table(TWO_THREAD_HEADERS, [
+            [size, f"{s['median_seconds']:.3f}", f"{s['median_seconds_two_threads']:.3f}",
+             f"{s['median_speedup_two_threads']:.2f}x", f"{s['total_speedup_two_threads']:.2f}x"]
+            for size, s in two]))
     if results["ablations"]:
         print("\n### Ablations (ratios: ablated search / full search, same run)\n")
         print(markdown_table(ABLATION_HEADERS, [
