@@ -41,11 +41,12 @@ def uses_exact_solver(position: Position) -> bool:
 
 def advise(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
            tt_mb: Optional[float] = None, progress=None,
-           search: Optional[SearchOptions] = None) -> dict:
-    """The exact advice (limits `max_nodes`, `time_limit`, `tt_mb`) or the search's (`search`);
-    `progress` is the exact solver's or `analyse`'s callback accordingly."""
+           search: Optional[SearchOptions] = None, threads: int = 1) -> dict:
+    """The exact advice (limits `max_nodes`, `time_limit`, `tt_mb`; `threads`) or the
+    search's (`search`); `progress` is the exact solver's or `analyse`'s callback
+    accordingly."""
     if uses_exact_solver(position):
-        return exact_advice(position, max_nodes, time_limit, tt_mb, progress)
+        return exact_advice(position, max_nodes, time_limit, tt_mb, progress, threads)
     return hidden_advice(position, search, progress)
 
 
@@ -86,8 +87,8 @@ def card_estimate(e) -> dict:
 
 # exact advice -----------------------------------------------------------------------------
 def exact_advice(position: Position, max_nodes=0, time_limit=0.0, tt_mb=None,
-                 progress=None) -> dict:
-    engine = Engine(position, tt_mb)
+                 progress=None, threads: int = 1) -> dict:
+    engine = Engine(position, tt_mb, threads=threads)
     solution = engine.solve(position, max_nodes, time_limit, progress)
     losses = card_losses(solution)
     players = [player_advice(engine, solution, k, losses[k]) for k in range(2)]

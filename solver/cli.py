@@ -328,7 +328,12 @@ class Progress(StatusLine):
 
 
 def solver_options(command):
-    """--max-nodes, --time-limit and --tt-size, shared by the exact solver's commands."""
+    """--max-nodes, --time-limit, --tt-size and --threads, shared by the exact solver's
+    commands."""
+    command = click.option("--threads", type=click.IntRange(1, 2), default=None,
+                           help="2: a helper thread on the second core shares the search's"
+                                " work (faster on big positions; node counts then vary from"
+                                " run to run). Default 1.")(command)
     command = click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB),
                            default=None, help="Transposition table size in MB (default: by"
                                               " hand size).")(command)
@@ -357,14 +362,11 @@ def with_progress(run: Callable[[Progress], Any]) -> Any:
               help="Write the equilibrium strategy graph (Gephi or Graphviz).")
 @click.option("--depth", type=click.IntRange(1, 10), default=None,
               help="Turns in the graph (default 2; needs --graph).")
-@click.option("--threads", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="2: a helper thread on the second core shares the search's work (faster"
-                   " on big positions; node counts then vary from run to run).")
 @click.option("--no-card-values", "skip_card_values", is_flag=True,
               help="Skip the exact values of the cards outside the equilibrium (on a full"
                    " deal they cost about as much as the solve).")
-def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_path, depth,
-          threads, skip_card_values):
+def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, graph_path,
+          depth, skip_card_values):
     """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
@@ -389,7 +391,7 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, graph_pat
         check_writable(graph_path)
     game = load_position(position)
     solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb,
-                                                          progress, threads,
+                                                          progress, threads or 1,
                                                           not skip_card_values))
     if graph_path is not None:
         write_graph(solution.graph(depth or 2), graph_path)
@@ -425,7 +427,8 @@ def check_options_apply(exact: bool, given: dict) -> None:
                  if given[name] is not None]
         why = "the exact solver answers this position (2 players, both hands visible)"
     else:
-        wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size") if given[name]]
+        wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads")
+                 if given[name]]
         why = "the search answers this position (a hidden hand or 3+ players)"
     if wrong:
         raise errors.NimmtError(f"{', '.join(wrong)} cannot be used here: {why}")
@@ -442,12 +445,13 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
-def best(position, as_json, max_nodes, time_limit, tt_mb, iterations, seconds, seed, jobs):
+def best(position, as_json, max_nodes, time_limit, tt_mb, threads, iterations, seconds, seed,
+         jobs):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
     probabilities, what each other card costs, and which row to take with a card lower than
-    every row end (limits: --max-nodes, --time-limit, --tt-size).
+    every row end (limits: --max-nodes, --time-limit, --tt-size; --threads 2 for both cores).
 
     A hidden hand (null or ?) or 3+ players: the search player, for the viewer (the
     position's `viewer` key, else the first visible hand): each card with the bullheads it
@@ -465,10 +469,11 @@ def best(position, as_json, max_nodes, time_limit, tt_mb, iterations, seconds, s
     exact = uses_exact_solver(game)
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
-                                "--time-limit": time_limit, "--tt-size": tt_mb})
+                                "--time-limit": time_limit, "--tt-size": tt_mb,
+                                "--threads": threads})
     if exact:
         advice = with_progress(lambda progress: advise(game, max_nodes, time_limit, tt_mb,
-                                                       progress))
+                                                       progress, threads=threads or 1))
     else:
         search = SearchOptions(iterations, seconds, seed or 0, jobs or 1)
         progress = SearchProgress()

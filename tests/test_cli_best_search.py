@@ -88,6 +88,7 @@ def test_round_over():
     (FOUR_PLAYERS, ["--seconds", "1e300"], ["--seconds", "1e+300"]),
     (FOUR_PLAYERS, ["--seconds", "nan"], ["--seconds", "nan"]),
     (FOUR_PLAYERS, ["--max-nodes", "100"], ["--max-nodes", "search"]),
+    (FOUR_PLAYERS, ["--threads", "2"], ["--threads", "search"]),
     ("24; 20, 22, 15, 23; 1 2, 3 4; 0 0", ["--seconds", "1"], ["--seconds", "exact solver"]),
     ("104; 20, 92, 65, 103; ?, ?, ?; 0 0 0", [], ["no hand is visible"]),
     (json.dumps({"deck": 24, "rows": [[20], [22], [15], [23]], "played": [11],

@@ -309,6 +309,19 @@ def test_best_alternatives_cost():
     assert "6 loses 1.10 bullheads on average" in result.stdout
 
 
+def test_best_on_two_threads_gives_the_same_advice():
+    text = "24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13, 5 6 8 11 14"
+    one = json.loads(run(["best", text, "--json"]).stdout)
+    result = run(["best", text, "--json", "--threads", "2"])
+    assert result.exit_code == 0, result.stderr
+    two = json.loads(result.stdout)
+    assert two["value"] == pytest.approx(one["value"], abs=1e-9)
+    for mine, theirs in zip(two["players"], one["players"]):
+        assert [c["card"] for c in mine["cards"]] == [c["card"] for c in theirs["cards"]]
+        assert [c["value"] for c in mine["cards"]] == pytest.approx(
+            [c["value"] for c in theirs["cards"]], abs=1e-9)
+
+
 def test_best_json():
     result = run(["best", "-", "--json"], json.dumps(SPEC_EXAMPLE))
     assert result.exit_code == 0, result.stderr
