@@ -32,26 +32,26 @@ def quote_json(value: Any, limit: int = SHORT) -> str:
     Written piece by piece and only up to the limit: a huge or deeply nested value costs no
     more than a short one (json.dumps of a value nested ~1000 deep overflows the stack)."""
     text = ""
-    for piece in json_pieces(value):
+    for piece in _json_pieces(value):
         text += piece
         if len(text) > limit:
             break
     return cut(text, limit)
 
 
-def json_pieces(value: Any) -> Iterator[str]:
+def _json_pieces(value: Any) -> Iterator[str]:
     """The JSON text of `value`, from the start, in pieces (one per bracket, key or scalar)."""
     if isinstance(value, (list, tuple)):
         yield "["
         for i, item in enumerate(value):
             yield ", " if i else ""
-            yield from json_pieces(item)
+            yield from _json_pieces(item)
         yield "]"
     elif isinstance(value, dict):
         yield "{"
         for i, (key, item) in enumerate(value.items()):
             yield (", " if i else "") + json.dumps(key) + ": "
-            yield from json_pieces(item)
+            yield from _json_pieces(item)
         yield "}"
     elif is_integer(value):
         yield repr(value)

@@ -293,8 +293,8 @@ def solve(position: Position, max_nodes: int = 0, time_limit: float = 0.0,
 
     threads=2 adds a helper thread on the second core: the two threads share the reply
     tests of big nodes (and the table); faster on large positions, but node counts (and,
-    where equilibria are not unique, the strategy reported) then depend on timing. card_values=False leaves out the exact values of the
-    cards outside the equilibrium (None in Solution.card_values), which can cost as much
-    as the solve itself."""
+    where equilibria are not unique, the strategy reported) then depend on timing.
+    card_values=False leaves out the exact values of the cards outside the equilibrium
+    (None in Solution.card_values), which can cost as much as the solve itself."""
     return Engine(position, tt_mb, threads=threads).solve(position, max_nodes, time_limit,
                                                           progress, card_values)

@@ -35,7 +35,8 @@ def _card(value: Any, deck: int, where: str) -> int:
 
 def _card_list(value: Any, deck: int, where: str) -> Tuple[int, ...]:
     if not isinstance(value, list):
-        raise errors.PositionError(f"{where} must be a list of cards, got {errors.quote_json(value)}")
+        raise errors.PositionError(f"{where} must be a list of cards, got"
+                                   f" {errors.quote_json(value)}")
     return tuple(_card(c, deck, where) for c in value)
 
 
@@ -67,7 +68,8 @@ class Position:
     @classmethod
     def from_dict(cls, data: Any) -> "Position":
         if not isinstance(data, dict):
-            raise errors.JsonFormatError(f"a position must be a JSON object, got {errors.quote_json(data)}")
+            raise errors.JsonFormatError(f"a position must be a JSON object, got"
+                                         f" {errors.quote_json(data)}")
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
@@ -202,14 +204,17 @@ def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:
     if not isinstance(rows, list):
         raise errors.RowCountError(f"rows must be a list of 4 rows, got {errors.quote_json(rows)}")
     if len(rows) != ROWS:
-        raise errors.RowCountError(f"there must be exactly 4 rows, got {len(rows)}: {errors.quote_json(rows)}")
+        raise errors.RowCountError(f"there must be exactly 4 rows, got {len(rows)}:"
+                                   f" {errors.quote_json(rows)}")
     checked = []
     for i, row in enumerate(rows):
         where = f"row {i}"
         if not isinstance(row, list):
-            raise errors.RowLengthError(f"{where} must be a list of cards, got {errors.quote_json(row)}")
+            raise errors.RowLengthError(f"{where} must be a list of cards, got"
+                                        f" {errors.quote_json(row)}")
         if not 1 <= len(row) <= ROW_LIMIT:
-            raise errors.RowLengthError(f"{where} must hold 1 to 5 cards, got {len(row)}: {errors.quote_json(row)}")
+            raise errors.RowLengthError(f"{where} must hold 1 to 5 cards, got {len(row)}:"
+                                        f" {errors.quote_json(row)}")
         cards = _card_list(row, deck, where)
         if any(a >= b for a, b in zip(cards, cards[1:])):
             raise errors.RowOrderError(f"{where} does not increase: {list(cards)}")
@@ -219,7 +224,8 @@ def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:
 
 def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
     if not isinstance(hands, list):
-        raise errors.PlayerCountError(f"hands must be a list with one hand per player, got {errors.quote_json(hands)}")
+        raise errors.PlayerCountError(f"hands must be a list with one hand per player, got"
+                                      f" {errors.quote_json(hands)}")
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
         raise errors.PlayerCountError(f"there must be 2 to 10 players, got {len(hands)} hands")
     checked: List[Hand] = []
@@ -252,7 +258,8 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
         if p < 0:
             raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is negative")
         if p > MAX_PENALTY:
-            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is more than {MAX_PENALTY:,}")
+            raise errors.PenaltyError(f"penalty"
+                                      f" {errors.quote_json(p)} is more than {MAX_PENALTY:,}")
     return tuple(penalties)
 
 

@@ -58,7 +58,8 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
     Whether each card is in its hand is checked while replaying.
     """
     if not isinstance(data, dict):
-        raise errors.JsonFormatError(f"a record must be a JSON object, got {errors.quote_json(data)}")
+        raise errors.JsonFormatError(f"a record must be a JSON object, got"
+                                     f" {errors.quote_json(data)}")
     if "turns" not in data:
         raise errors.MissingKeyError("missing key 'turns' in record")
     start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
@@ -76,7 +77,8 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
 def _parse_turn(turn: Any, t: int, players: int) -> Turn:
     where = f"turn {t + 1}"
     if not isinstance(turn, dict):
-        raise TurnFormatError(f"{where} must be an object with 'cards', got {errors.quote_json(turn)}")
+        raise TurnFormatError(f"{where} must be an object with 'cards', got"
+                              f" {errors.quote_json(turn)}")
     if "cards" not in turn:
         raise TurnFormatError(f"{where} has no 'cards'")
     cards = turn["cards"]
@@ -94,7 +96,8 @@ def _parse_turn(turn: Any, t: int, players: int) -> Turn:
                               f" got {errors.quote_json(choices)}")
     for choice in choices:
         if choice is not None and not (errors.is_integer(choice) and 0 <= choice < ROWS):
-            raise RowChoiceError(f"{where}: row choice {errors.quote_json(choice)} is not a row 0..3 or null")
+            raise RowChoiceError(f"{where}: row choice"
+                                 f" {errors.quote_json(choice)} is not a row 0..3 or null")
     return Turn(tuple(cards), tuple(choices))
 
 
