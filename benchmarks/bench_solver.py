@@ -368,8 +368,11 @@ def measure_ablations(args, runs: Dict[int, List[Run]]) -> Dict[int, Dict[str, d
 def report(results: dict) -> None:
     args = argparse.Namespace(**results["options"])
     print(f"\n{machine_line(results['machine'])}")
+    cores = "one core"
+    if getattr(args, "two_threads", False):         # saved runs before the option lack it
+        cores += " (two for the two-thread table)"
     print(f"search build sha256 {results['build']['sha256'][:12]}; seed {args.seed},"
-          f" per-position limit {args.time_limit:g} s, one core; a solve is the value and"
+          f" per-position limit {args.time_limit:g} s, {cores}; a solve is the value and"
           f" both equilibrium strategies (not the values of the other cards)\n")
     print("### Solve times and search statistics\n")
     rows = [size_row(int(size), d["summary"], args.time_limit)
