@@ -389,7 +389,7 @@ def report(results: dict) -> None:
     if two:
         print("\n### Two threads (`--threads 2`), the same positions in the same run\n")
         print(markdown_table(TWO_THREAD_HEADERS, [
-            [size, f"{s['median_seconds_one_thread']:.3f}",
+            [size, f"{s.get('median_seconds_one_thread', s['median_seconds']):.3f}",
              f"{s['median_seconds_two_threads']:.3f}",
              f"{s['median_speedup_two_threads']:.2f}x", f"{s['total_speedup_two_threads']:.2f}x"]
             for size, s in two]))
