@@ -70,6 +70,9 @@ cdef struct Context:
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
     EndgameSlot* endgame       # a small cache of 2-card nodes, own to each thread
     uint64_t endgame_mask
+    int killer[MAX_HAND + 1][2]        # per hand size and player: the card that last proved a
+                                       # node's bound alone (-1: none); siblings often share it
+    int reply_killer[MAX_HAND + 1][2]  # ... the card that last beat a restricted game
     Context* helper            # a second thread's context (same table), NULL for one thread
     void* job                  # a helper's: the tests it is doing, NULL when idle
     int running                # a helper's: its thread is running

@@ -579,15 +579,23 @@ cdef struct Replies:
 
 
 cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t cards_in,
-                                double t) noexcept nogil:
+                                double t, int killer) noexcept nogil:
+    """player's cards outside the restricted game: the killer (the card that last beat a
+    restricted game at this hand size) first, then in move order."""
     cdef int* order = &nd.row_order[0] if player == 0 else &nd.col_order[0]
-    cdef int a
+    cdef int* ranks = &nd.p[0] if player == 0 else &nd.q[0]
+    cdef int a, i, first = rp.n
     rp.t[player] = t
     for a in range(nd.k):
         if not (cards_in >> order[a] & 1):
             rp.player[rp.n] = player
-            rp.card[rp.n] = order[a]
             rp.beats[rp.n] = -1
+            i = rp.n
+            if ranks[order[a]] == killer:
+                while i > first:
+                    rp.card[i] = rp.card[i - 1]
+                    i -= 1
+            rp.card[i] = order[a]
             rp.n += 1
 
 
@@ -618,17 +626,19 @@ cdef bint add_beating_replies(Context* c, Node* nd, uint32_t* rows_in, uint32_t*
     rp.next = 0
     rp.found = 0
     if test_rows:
-        add_candidates(&rp, nd, 0, rows_in[0], t_rows)
+        add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.reply_killer[nd.k][0])
     if test_cols:
-        add_candidates(&rp, nd, 1, cols_in[0], t_cols)
+        add_candidates(&rp, nd, 1, cols_in[0], t_cols, c.reply_killer[nd.k][1])
     if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_tests(c, nd, &rp)):
         test_replies(c, nd, &rp)
     for i in range(rp.n):
         if rp.beats[i] == 1:
             if rp.player[i] == 0:
                 rows_in[0] |= <uint32_t>1 << rp.card[i]
+                c.reply_killer[nd.k][0] = nd.p[rp.card[i]]
             else:
                 cols_in[0] |= <uint32_t>1 << rp.card[i]
+                c.reply_killer[nd.k][1] = nd.q[rp.card[i]]
     return rp.found
 
 
@@ -910,7 +920,12 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     c.stats.children_total += k * k
     order_moves(c, &nd, &i0, &j0)
     if rows_in == 0:
-        # a new node: start from the estimate's equilibrium cards
+        # a new node: start from the killers, else from the estimate's equilibrium cards
+        for i in range(k):
+            if nd.p[i] == c.killer[k][0]:
+                i0 = i
+            if nd.q[i] == c.killer[k][1]:
+                j0 = i
         rows_in = <uint32_t>1 << i0
         cols_in = <uint32_t>1 << j0
 
@@ -949,6 +964,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 if g > known_lo:
                     known_lo = g
                 c.stats.fail_highs += 1
+                note_killer(c, &nd, 0)
                 store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
                 return g
             continue
@@ -964,6 +980,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 if g < known_hi:
                     known_hi = g
                 c.stats.fail_lows += 1
+                note_killer(c, &nd, 1)
                 store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
                 return g
             continue
@@ -983,6 +1000,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             break
         if not changed:
             c.stats.exact_nodes += 1
+            note_killer(c, &nd, 0)
+            note_killer(c, &nd, 1)
             store(c, key, swapped, v_lo, v_lo, rows_in, cols_in, k)
             if report != NULL:
                 fill_report(report, &nd, v_lo)
@@ -990,6 +1009,18 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     if report != NULL:
         fill_report(report, &nd, report.value)
     return 0.0
+
+
+cdef inline void note_killer(Context* c, Node* nd, int player) noexcept nogil:
+    """If player's strategy at this node is one card, it becomes the killer of its size."""
+    cdef const double* strategy = &nd.x[0] if player == 0 else &nd.y[0]
+    cdef int i, card = -1
+    for i in range(nd.k):
+        if strategy[i] > 0.0:
+            if card >= 0:
+                return
+            card = nd.p[i] if player == 0 else nd.q[i]
+    c.killer[nd.k][player] = card
 
 
 cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,
@@ -1060,6 +1091,8 @@ cdef class ExactSearch:
             raise ValueError(f"at most {MAX_RANKS} live cards, got {len(bulls)}")
         for r in range(len(bulls)):
             self.ctx.bulls[r] = bulls[r]
+        memset(self.ctx.killer, -1, sizeof(self.ctx.killer))
+        memset(self.ctx.reply_killer, -1, sizeof(self.ctx.reply_killer))
         self.helper = self.ctx
         self.helper.helper = NULL
         self.ctx.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
