@@ -30,8 +30,8 @@ cdef struct TTEntry:
     u128 key           # canonical key; 0 = empty slot
     double lower       # proven bounds of the value, for the canonical orientation
     double upper
-    uint16_t cards_in[2]  # each player's cards (indices in the sorted hand) in the last
-                          # restricted game: where a new search of the node starts
+    uint16_t cards_in[2]  # each player's cards (indices in the sorted hand) in the support
+                          # of the last restricted game: where a new search of the node starts
     int8_t cards       # cards per hand: the work this entry saves
     uint64_t check     # hash of all the fields: a torn entry (threads writing at once) fails it
 

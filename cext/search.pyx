@@ -965,7 +965,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                     known_lo = g
                 c.stats.fail_highs += 1
                 note_killer(c, &nd, 0)
-                store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
+                store(c, key, swapped, known_lo, known_hi, support(nd.x, k), support(nd.y, k), k)
                 return g
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
@@ -981,7 +981,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                     known_hi = g
                 c.stats.fail_lows += 1
                 note_killer(c, &nd, 1)
-                store(c, key, swapped, known_lo, known_hi, rows_in, cols_in, k)
+                store(c, key, swapped, known_lo, known_hi, support(nd.x, k), support(nd.y, k), k)
                 return g
             continue
         # 5. bounds too loose to tell: make the restricted entries exact
@@ -1002,13 +1002,24 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             c.stats.exact_nodes += 1
             note_killer(c, &nd, 0)
             note_killer(c, &nd, 1)
-            store(c, key, swapped, v_lo, v_lo, rows_in, cols_in, k)
+            store(c, key, swapped, v_lo, v_lo, support(nd.x, k), support(nd.y, k), k)
             if report != NULL:
                 fill_report(report, &nd, v_lo)
             return v_lo
     if report != NULL:
         fill_report(report, &nd, report.value)
     return 0.0
+
+
+cdef inline uint32_t support(const double* strategy, int k) noexcept nogil:
+    """The cards a strategy plays, as a mask: where a new search of the node starts (the
+    cards the restricted game took in on the way are mostly not needed again)."""
+    cdef uint32_t cards = 0
+    cdef int i
+    for i in range(k):
+        if strategy[i] > 0.0:
+            cards |= <uint32_t>1 << i
+    return cards
 
 
 cdef inline void note_killer(Context* c, Node* nd, int player) noexcept nogil:
