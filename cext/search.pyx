@@ -567,6 +567,28 @@ cdef inline bint reply_beats(Context* c, Node* nd, int player, int card, double 
     return False
 
 
+cdef void prefer_one_card(Node* nd, uint32_t mine, uint32_t theirs, int player,
+                          double t) noexcept nogil:
+    """If one of player's cards in the restricted game secures t by itself against every
+    card of the other side in it (by player's sign, see reply_beats), player plays it alone:
+    a reply is then tested on one entry, not on one per card of a mixed strategy."""
+    cdef double* strategy = &nd.x[0] if player == 0 else &nd.y[0]
+    cdef int a, o, pick = -1
+    cdef double worst, best = t
+    for a in range(nd.k):
+        if mine >> a & 1:
+            worst = INF
+            for o in range(nd.k):
+                if (theirs >> o & 1) and low_for(nd, player, a, o) < worst:
+                    worst = low_for(nd, player, a, o)
+            if worst >= best:
+                best = worst
+                pick = a
+    if pick >= 0:
+        for a in range(nd.k):
+            strategy[a] = 1.0 if a == pick else 0.0
+
+
 cdef struct Replies:
     # the replies outside the restricted game to test, in move order, and what came of them
     int n
@@ -954,6 +976,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 report.upper = g
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
+            prefer_one_card(&nd, rows_in, cols_in, 0, beta)
             changed = add_beating_replies(c, &nd, &rows_in, &cols_in, False, 0.0, True, -beta)
             if c.aborted:
                 break
@@ -970,6 +993,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
         if v_hi <= alpha:
+            prefer_one_card(&nd, cols_in, rows_in, 1, -alpha)
             changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, alpha, False, 0.0)
             if c.aborted:
                 break
