@@ -435,21 +435,19 @@ cdef double entry_search(Context* c, const State* s, int k, int a, int b,
     c.stats.evaluations += 1
     owner = resolve(c, s, a, b, 0, &t, &reward)
     if owner < 0:
-        return reward + search(c, &t, k - 1, alpha - reward, beta - reward)
+        return child_value(c, &t, k - 1, reward, alpha, beta)
     rows_by_bulls(s, order)
     best = -INF if owner == 0 else INF
     for n in range(4):
         resolve(c, s, a, b, order[n], &t, &reward)
         if owner == 0:
-            v = reward + search(c, &t, k - 1, (alpha if alpha > best else best) - reward,
-                                beta - reward)
+            v = child_value(c, &t, k - 1, reward, alpha if alpha > best else best, beta)
             if v > best:
                 best = v
             if best >= beta:
                 break
         else:
-            v = reward + search(c, &t, k - 1, alpha - reward,
-                                (beta if beta < best else best) - reward)
+            v = child_value(c, &t, k - 1, reward, alpha, beta if beta < best else best)
             if v < best:
                 best = v
             if best <= alpha:
@@ -457,6 +455,21 @@ cdef double entry_search(Context* c, const State* s, int k, int a, int b,
         if c.aborted:
             break
     return best
+
+
+cdef inline double child_value(Context* c, const State* t, int k, int reward, double alpha,
+                               double beta) noexcept nogil:
+    """reward + the child's fail-soft value, searched in the window (alpha, beta) less the
+    reward. Shifting the window and the value back can round across an edge of the window (a
+    bound would then pass for an exact value): the result stays on the side of the window
+    where the child's was."""
+    cdef double child_alpha = alpha - reward, child_beta = beta - reward
+    cdef double v = search(c, t, k, child_alpha, child_beta)
+    if v <= child_alpha and reward + v > alpha:
+        return alpha
+    if v >= child_beta and reward + v < beta:
+        return beta
+    return reward + v
 
 
 cdef struct Node:
