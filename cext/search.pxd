@@ -77,6 +77,8 @@ cdef struct Context:
     void* job                  # a helper's: the tests it is doing, NULL when idle
     int running                # a helper's: its thread is running
     int quit                   # a helper's: the search is over, end the thread
+    Context* checker           # tests: verifies every stored bound (see self_check), or NULL
+    long long check_failures   # stored bounds the checker found wrong
 
 cdef struct NodeReport:
     double value

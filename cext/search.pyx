@@ -58,6 +58,7 @@ cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solve
 cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread
 cdef size_t ENDGAME_SIZE = ENDGAME_SLOTS * sizeof(EndgameSlot)
 cdef double TINY = 1e-12        # rounding noise of a sum of products
+cdef double CHECK_TOLERANCE = 1e-7  # self-check: a stored bound may be off by rounding only
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
 
 
@@ -1001,7 +1002,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                     known_lo = g
                 c.stats.fail_highs += 1
                 note_killer(c, &nd, 0)
-                store(c, key, swapped, known_lo, known_hi, support(nd.x, k), support(nd.y, k), k)
+                store(c, &nd, key, swapped, known_lo, known_hi)
                 return g
             continue
         # 4. fail low: does any card of player 1 lift y above alpha?
@@ -1018,7 +1019,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                     known_hi = g
                 c.stats.fail_lows += 1
                 note_killer(c, &nd, 1)
-                store(c, key, swapped, known_lo, known_hi, support(nd.x, k), support(nd.y, k), k)
+                store(c, &nd, key, swapped, known_lo, known_hi)
                 return g
             continue
         # 5. bounds too loose to tell: make the restricted entries exact
@@ -1039,7 +1040,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             c.stats.exact_nodes += 1
             note_killer(c, &nd, 0)
             note_killer(c, &nd, 1)
-            store(c, key, swapped, v_lo, v_lo, support(nd.x, k), support(nd.y, k), k)
+            store(c, &nd, key, swapped, v_lo, v_lo)
             if report != NULL:
                 fill_report(report, &nd, v_lo)
             return v_lo
@@ -1083,19 +1084,31 @@ cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,
         return 0.0
     cdef double v = restricted_game(c, nd, all_cards, all_cards, False, nd.x)
     restricted_game(c, nd, all_cards, all_cards, True, nd.y)
-    store(c, key, swapped, v, v, all_cards, all_cards, nd.k)
+    store(c, nd, key, swapped, v, v)
     if report != NULL:
         report.lower = report.upper = v
         fill_report(report, nd, v)
     return v
 
 
-cdef inline void store(Context* c, u128 key, bint swapped, double lower, double upper,
-                       uint32_t rows_in, uint32_t cols_in, int k) noexcept nogil:
+cdef inline void store(Context* c, Node* nd, u128 key, bint swapped, double lower,
+                       double upper) noexcept nogil:
+    """Store what the node proved, with the supports of its last restricted game."""
+    cdef uint32_t rows = support(nd.x, nd.k), cols = support(nd.y, nd.k)
+    if c.checker != NULL:
+        self_check(c, nd, lower, upper)
     if swapped:
-        tt_store(c, key, -upper, -lower, cols_in, rows_in, k)
+        tt_store(c, key, -upper, -lower, cols, rows, nd.k)
     else:
-        tt_store(c, key, lower, upper, rows_in, cols_in, k)
+        tt_store(c, key, lower, upper, rows, cols, nd.k)
+
+
+cdef void self_check(Context* c, Node* nd, double lower, double upper) noexcept nogil:
+    """Tests only: the node's value by backward induction (the checker's own search, no
+    pruning) must lie in the bounds the search is about to store."""
+    cdef double v = search(c.checker, nd.s, nd.k, -INF, INF)
+    if v < lower - CHECK_TOLERANCE or v > upper + CHECK_TOLERANCE:
+        c.check_failures += 1
 
 
 cdef inline void fill_report(NodeReport* report, Node* nd, double value) noexcept nogil:
@@ -1121,20 +1134,19 @@ cdef class ExactSearch:
     """
     cdef Context ctx
     cdef Context helper        # the helper thread's context: same table, own statistics
+    cdef Context checker       # self-check (tests): backward induction with its own table
+    cdef size_t checker_size
     cdef size_t size
     cdef readonly long long entries
 
     def __cinit__(self, bulls, long long table_entries):
-        cdef long long buckets = 1
-        while buckets * 2 <= max(table_entries // 2, 1):
-            buckets *= 2
-        self.size = 2 * buckets * sizeof(TTEntry)
+        self.size = table_bytes(table_entries)
+        self.entries = self.size // sizeof(TTEntry)
         self.ctx.table = <TTEntry*>zeroed_pages(self.size)
         if self.ctx.table == NULL:
-            raise MemoryError(f"cannot allocate a table of {2 * buckets} entries")
+            raise MemoryError(f"cannot allocate a table of {self.entries} entries")
         memset(&self.ctx.stats, 0, sizeof(Stats))
-        self.ctx.buckets_mask = buckets - 1
-        self.entries = 2 * buckets
+        self.ctx.buckets_mask = self.entries // 2 - 1
         if len(bulls) > MAX_RANKS:
             raise ValueError(f"at most {MAX_RANKS} live cards, got {len(bulls)}")
         for r in range(len(bulls)):
@@ -1152,6 +1164,9 @@ cdef class ExactSearch:
     def __dealloc__(self):
         if self.ctx.table != NULL:
             munmap(self.ctx.table, self.size)
+        if self.ctx.checker != NULL:
+            munmap(self.checker.table, self.checker_size)
+            munmap(self.checker.endgame, ENDGAME_SIZE)
         if self.ctx.endgame != NULL:
             munmap(self.ctx.endgame, ENDGAME_SIZE)
         if self.helper.endgame != NULL:
@@ -1177,6 +1192,31 @@ cdef class ExactSearch:
         """Ask a running search (in another thread) to stop at the next node."""
         self.ctx.stop_requested = 1
         self.helper.stop_requested = 1
+
+    def enable_self_check(self, long long table_entries):
+        """Tests only (one thread): every bound the search stores is checked against the
+        node's value by backward induction, in a context of its own; `check_failures`
+        counts the bounds that were wrong."""
+        if self.ctx.checker != NULL:
+            return
+        self.checker = self.ctx
+        self.checker_size = table_bytes(table_entries)
+        self.checker.table = <TTEntry*>zeroed_pages(self.checker_size)
+        self.checker.buckets_mask = self.checker_size // (2 * sizeof(TTEntry)) - 1
+        self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
+        if self.checker.table == NULL or self.checker.endgame == NULL:
+            raise MemoryError("cannot allocate the self-check's table")
+        memset(&self.checker.stats, 0, sizeof(Stats))
+        self.checker.no_pruning = 1
+        self.checker.no_canonical = 0
+        self.checker.helper = self.checker.checker = NULL
+        self.checker.max_nodes = 0
+        self.checker.deadline = 0.0
+        self.ctx.checker = &self.checker
+
+    @property
+    def check_failures(self):
+        return self.ctx.check_failures
 
     def set_threads(self, int threads):
         """1: the search alone; 2: a helper thread shares the reply tests of big nodes."""
@@ -1253,6 +1293,14 @@ cdef class ExactSearch:
             if helped:
                 end_helper(&self.ctx, thread)
         return v
+
+
+cdef size_t table_bytes(long long entries):
+    """Bytes of a table of at most `entries` entries: a power of two of 2-entry buckets."""
+    cdef long long buckets = 1
+    while buckets * 2 <= max(entries // 2, 1):
+        buckets *= 2
+    return 2 * buckets * sizeof(TTEntry)
 
 
 cdef void* zeroed_pages(size_t size) noexcept nogil:
