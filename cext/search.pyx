@@ -1202,7 +1202,7 @@ cdef class ExactSearch:
         self.checker = self.ctx
         self.checker_size = table_bytes(table_entries)
         self.checker.table = <TTEntry*>zeroed_pages(self.checker_size)
-        self.checker.buckets_mask = self.checker_size // (2 * sizeof(TTEntry)) - 1
+        self.checker.buckets_mask = self.checker_size // sizeof(TTEntry) // 2 - 1
         self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         if self.checker.table == NULL or self.checker.endgame == NULL:
             raise MemoryError("cannot allocate the self-check's table")
