@@ -1062,14 +1062,11 @@ cdef inline uint32_t support(const double* strategy, int k) noexcept nogil:
 
 cdef inline void note_killer(Context* c, Node* nd, int player) noexcept nogil:
     """If player's strategy at this node is one card, it becomes the killer of its size."""
-    cdef const double* strategy = &nd.x[0] if player == 0 else &nd.y[0]
-    cdef int i, card = -1
-    for i in range(nd.k):
-        if strategy[i] > 0.0:
-            if card >= 0:
-                return
-            card = nd.p[i] if player == 0 else nd.q[i]
-    c.killer[nd.k][player] = card
+    cdef uint32_t cards = support(&nd.x[0] if player == 0 else &nd.y[0], nd.k)
+    cdef int i
+    if popcount(cards) == 1:
+        i = lowest_bit(cards)
+        c.killer[nd.k][player] = nd.p[i] if player == 0 else nd.q[i]
 
 
 cdef double backward_induction(Context* c, Node* nd, u128 key, bint swapped,

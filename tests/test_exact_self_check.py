@@ -3,10 +3,10 @@
 The search is run in self-check mode (`ExactSearch.enable_self_check`): each time a node
 stores what it proved (an exact value, or a bound outside its window), a second context
 solves the same node by backward induction (no pruning, canonical keys, its own table) and
-counts a failure when the value is outside the stored bounds. Pruning bugs that the root's value hides (a
-wrong bound that a later search happens not to use, or uses under another search order) show
-here, in both key modes. This is how a rounding of shifted windows was found (see
-test_exact_vs_reference.test_window_shift_rounding).
+counts a failure when the value is outside the stored bounds. Pruning bugs that the root's
+value hides (a wrong bound that a later search happens not to use, or uses under another
+search order) show here, in both key modes. This is how a rounding of shifted windows was
+found (see test_exact_vs_reference.test_window_shift_rounding).
 """
 import random
 
