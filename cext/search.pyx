@@ -166,13 +166,16 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
     that cannot get a 6th card even if every card above its end lands on it shows as length
     1; rows ending above every card in hand (they can only be taken, by a too-low card)
     show as one code each, their sums sorted. The player swap (which negates the value) is
-    folded in by keeping the smaller of the two keys."""
+    folded in by naming "first player" the holder of the lowest card in hand: a state and
+    its swap then have the same key."""
     cdef uint32_t ends = 0, live, hands = s.hand[0] | s.hand[1]
     cdef int r, rank, code, n_above = 0, i
     cdef int row_at[MAX_RANKS]
     cdef int above[4]
-    cdef u128 k = 1, ks = 1
+    cdef u128 k = 1
     cdef u128 bulls_part = 0
+    cdef bint swap = s.hand[1] >> lowest_bit(hands) & 1
+    cdef uint32_t first = s.hand[swap]
     for r in range(4):
         ends |= <uint32_t>1 << s.rows[r].end
         row_at[s.rows[r].end] = r
@@ -180,14 +183,9 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
     while live:
         rank = lowest_bit(live)
         live &= live - 1
-        if s.hand[0] >> rank & 1:
+        if hands >> rank & 1:
             code = bull_code(c.bulls[rank])
-            k = k << 4 | <u128>code
-            ks = ks << 4 | <u128>(code + 5)
-        elif s.hand[1] >> rank & 1:
-            code = bull_code(c.bulls[rank])
-            k = k << 4 | <u128>(code + 5)
-            ks = ks << 4 | <u128>code
+            k = k << 4 | <u128>(code if first >> rank & 1 else code + 5)
         elif (hands >> rank) == 0:
             # beyond every card in hand: collected, sorted below
             r = row_at[rank]
@@ -206,20 +204,12 @@ cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swa
             else:
                 code = 10 + s.rows[r].length - 1
             k = k << 4 | <u128>code
-            ks = ks << 4 | <u128>code
             bulls_part = bulls_part << 5 | <u128>s.rows[r].bulls
     for i in range(n_above):
         k = k << 4 | <u128>15
-        ks = ks << 4 | <u128>15
         bulls_part = bulls_part << 5 | <u128>above[i]
-    k = k << 20 | bulls_part
-    ks = ks << 20 | bulls_part
-    if ks < k:
-        key[0] = ks
-        swapped[0] = True
-    else:
-        key[0] = k
-        swapped[0] = False
+    key[0] = k << 20 | bulls_part
+    swapped[0] = swap
 
 
 cdef inline void exact_key(const State* s, u128* key, bint* swapped) noexcept nogil:
