@@ -1201,6 +1201,10 @@ cdef class ExactSearch:
         self.checker.buckets_mask = self.checker_size // sizeof(TTEntry) // 2 - 1
         self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         if self.checker.table == NULL or self.checker.endgame == NULL:
+            if self.checker.table != NULL:
+                munmap(self.checker.table, self.checker_size)
+            if self.checker.endgame != NULL:
+                munmap(self.checker.endgame, ENDGAME_SIZE)
             raise MemoryError("cannot allocate the self-check's table")
         memset(&self.checker.stats, 0, sizeof(Stats))
         self.checker.no_pruning = 1

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from positions_gen import random_midround, small_positions
+from positions_gen import WINDOW_SHIFT_ROUNDING, random_midround, small_positions
 from solver.exact import Engine
 from solver.position import Position
 
@@ -20,8 +20,7 @@ CHECKER_ENTRIES = 1 << 20
 # the last one stored wrong bounds with exact keys before the window-shift rounding fix
 POSITIONS = (small_positions(24, seed=77, max_size=6, weights=[0, 0, 4, 6, 8, 6])
              + [random_midround(random.Random(seed), 7) for seed in range(2)]
-             + [Position.from_text("24; 3 4 6, 19 24, 10 15, 17 18 23; 2 7 9 11 16 20 22, "
-                                   "1 5 8 12 13 14 21; 0 0")])
+             + [Position.from_text(WINDOW_SHIFT_ROUNDING)])
 
 
 @pytest.mark.parametrize("no_canonical", [False, True], ids=["canonical", "exact-keys"])

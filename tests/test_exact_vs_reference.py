@@ -21,7 +21,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 import reference_solver as ref  # noqa: E402
-from positions_gen import small_positions  # noqa: E402
+from positions_gen import WINDOW_SHIFT_ROUNDING, small_positions  # noqa: E402
 from solver.exact import Engine, solve  # noqa: E402
 from solver.position import Position  # noqa: E402
 from solver.rules import bullheads, play_turn  # noqa: E402
@@ -121,8 +121,7 @@ def test_window_shift_rounding():
     # inside the window, where it passed for an exact value: with the search order of the
     # no-canonical-keys ablation this position came out 1.7e-6 too high. Backward induction
     # (no pruning) gives the true value.
-    p = Position.from_text("24; 3 4 6, 19 24, 10 15, 17 18 23; 2 7 9 11 16 20 22, "
-                           "1 5 8 12 13 14 21; 0 0")
+    p = Position.from_text(WINDOW_SHIFT_ROUNDING)
     truth = Engine(p, no_pruning=True).solve(p, card_values=False).value
     for options in ({}, {"no_canonical": True}):
         value = Engine(p, **options).solve(p, card_values=False).value
