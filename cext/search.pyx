@@ -56,6 +56,7 @@ cdef int GUESS_FROM = 5         # smaller nodes skip the estimate: killers and t
                                 # them about as well, at a fraction of the cost
 cdef int GUESS_DEEPER = 7       # nodes with this many cards look two turns ahead to order moves
 cdef int SPLIT_FROM = 5          # nodes with this many cards share their tests with an idle helper
+cdef int HELP_FROM = 7           # searches of smaller roots take no helper: too few nodes to share
 cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
 cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread
 cdef size_t ENDGAME_SIZE = ENDGAME_SLOTS * sizeof(EndgameSlot)
@@ -693,9 +694,10 @@ cdef void* helper_loop(void* arg) noexcept nogil:
     return NULL
 
 
-cdef bint start_helper(Context* c, pthread_t* thread) noexcept nogil:
-    """Start the helper thread of a 2-thread search. False if there is none."""
-    if c.helper == NULL:
+cdef bint start_helper(Context* c, int k, pthread_t* thread) noexcept nogil:
+    """Start the helper thread of a 2-thread search of a k-card node. False if there is none,
+    or if the node is too small for sharing to pay."""
+    if c.helper == NULL or k < HELP_FROM:
         return False
     c.helper.quit = 0
     c.helper.job = NULL
@@ -1257,7 +1259,7 @@ cdef class ExactSearch:
             elif k == 2:
                 two_card_node(&self.ctx, &s, &report)
             else:
-                helped = start_helper(&self.ctx, &thread)
+                helped = start_helper(&self.ctx, k, &thread)
                 matrix_node(&self.ctx, &s, k, -INF, INF, &report)
                 if helped:
                     end_helper(&self.ctx, thread)
@@ -1274,7 +1276,7 @@ cdef class ExactSearch:
         cdef pthread_t thread
         cdef bint helped
         with nogil:
-            helped = start_helper(&self.ctx, &thread)
+            helped = start_helper(&self.ctx, k, &thread)
             v = entry_search(&self.ctx, &s, k, a, b, -INF, INF)
             if helped:
                 end_helper(&self.ctx, thread)
@@ -1288,7 +1290,7 @@ cdef class ExactSearch:
         cdef pthread_t thread
         cdef bint helped
         with nogil:
-            helped = start_helper(&self.ctx, &thread)
+            helped = start_helper(&self.ctx, k, &thread)
             v = search(&self.ctx, &s, k, -INF, INF)
             if helped:
                 end_helper(&self.ctx, thread)
