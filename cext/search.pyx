@@ -1162,9 +1162,7 @@ cdef class ExactSearch:
     def __dealloc__(self):
         if self.ctx.table != NULL:
             munmap(self.ctx.table, self.size)
-        if self.ctx.checker != NULL:
-            munmap(self.checker.table, self.checker_size)
-            munmap(self.checker.endgame, ENDGAME_SIZE)
+        self.release_checker()
         if self.ctx.endgame != NULL:
             munmap(self.ctx.endgame, ENDGAME_SIZE)
         if self.helper.endgame != NULL:
@@ -1203,10 +1201,7 @@ cdef class ExactSearch:
         self.checker.buckets_mask = self.checker_size // sizeof(TTEntry) // 2 - 1
         self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
         if self.checker.table == NULL or self.checker.endgame == NULL:
-            if self.checker.table != NULL:
-                munmap(self.checker.table, self.checker_size)
-            if self.checker.endgame != NULL:
-                munmap(self.checker.endgame, ENDGAME_SIZE)
+            self.release_checker()
             raise MemoryError("cannot allocate the self-check's table")
         memset(&self.checker.stats, 0, sizeof(Stats))
         self.checker.no_pruning = 1
@@ -1215,6 +1210,15 @@ cdef class ExactSearch:
         self.checker.max_nodes = 0
         self.checker.deadline = 0.0
         self.ctx.checker = &self.checker
+
+    cdef void release_checker(self):
+        """Unmap the self-check's memory, all or what a failed allocation left."""
+        if self.checker.table != NULL:
+            munmap(self.checker.table, self.checker_size)
+        if self.checker.endgame != NULL:
+            munmap(self.checker.endgame, ENDGAME_SIZE)
+        self.checker.table = NULL
+        self.checker.endgame = NULL
 
     @property
     def check_failures(self):
