@@ -58,8 +58,8 @@ cdef int GUESS_DEEPER = 7       # nodes with this many cards look two turns ahea
 cdef int SPLIT_FROM = 5          # nodes with this many cards share their tests with an idle helper
 cdef int HELP_FROM = 7           # searches of smaller roots take no helper: too few nodes to share
 cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
-cdef uint64_t ENDGAME_SLOTS = 1 << 20   # 2-card cache: 16 MB per thread
-cdef size_t ENDGAME_SIZE = ENDGAME_SLOTS * sizeof(EndgameSlot)
+cdef int ENDGAME_LOG2 = 20      # 2-card cache: 2**20 slots, 16 MB per thread (by default)
+cdef size_t ENDGAME_SIZE = (<size_t>1 << ENDGAME_LOG2) * sizeof(EndgameSlot)
 cdef double TINY = 1e-12        # rounding noise of a sum of products
 cdef double CHECK_TOLERANCE = 1e-7  # self-check: a stored bound may be off by rounding only
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
@@ -1135,9 +1135,10 @@ cdef class ExactSearch:
     cdef Context checker       # self-check (tests): backward induction with its own table
     cdef size_t checker_size
     cdef size_t size
+    cdef size_t endgame_size   # bytes of each thread's 2-card cache
     cdef readonly long long entries
 
-    def __cinit__(self, bulls, long long table_entries):
+    def __cinit__(self, bulls, long long table_entries, int endgame_log2=ENDGAME_LOG2):
         self.size = table_bytes(table_entries)
         self.entries = self.size // sizeof(TTEntry)
         self.ctx.table = <TTEntry*>zeroed_pages(self.size)
@@ -1153,9 +1154,12 @@ cdef class ExactSearch:
         memset(self.ctx.reply_killer, -1, sizeof(self.ctx.reply_killer))
         self.helper = self.ctx
         self.helper.helper = NULL
-        self.ctx.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
-        self.helper.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
-        self.ctx.endgame_mask = self.helper.endgame_mask = ENDGAME_SLOTS - 1
+        if not 10 <= endgame_log2 <= 28:
+            raise ValueError(f"endgame_log2 must be in 10..28, got {endgame_log2}")
+        self.endgame_size = (<size_t>1 << endgame_log2) * sizeof(EndgameSlot)
+        self.ctx.endgame = <EndgameSlot*>zeroed_pages(self.endgame_size)
+        self.helper.endgame = <EndgameSlot*>zeroed_pages(self.endgame_size)
+        self.ctx.endgame_mask = self.helper.endgame_mask = (<uint64_t>1 << endgame_log2) - 1
         if self.ctx.endgame == NULL or self.helper.endgame == NULL:
             raise MemoryError("cannot allocate the endgame cache")
 
@@ -1164,9 +1168,9 @@ cdef class ExactSearch:
             munmap(self.ctx.table, self.size)
         self.release_checker()
         if self.ctx.endgame != NULL:
-            munmap(self.ctx.endgame, ENDGAME_SIZE)
+            munmap(self.ctx.endgame, self.endgame_size)
         if self.helper.endgame != NULL:
-            munmap(self.helper.endgame, ENDGAME_SIZE)
+            munmap(self.helper.endgame, self.endgame_size)
 
     @staticmethod
     def entry_size():
@@ -1200,6 +1204,7 @@ cdef class ExactSearch:
         self.checker.table = <TTEntry*>zeroed_pages(self.checker_size)
         self.checker.buckets_mask = self.checker_size // sizeof(TTEntry) // 2 - 1
         self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
+        self.checker.endgame_mask = (<uint64_t>1 << ENDGAME_LOG2) - 1
         if self.checker.table == NULL or self.checker.endgame == NULL:
             self.release_checker()
             raise MemoryError("cannot allocate the self-check's table")

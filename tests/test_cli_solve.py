@@ -188,7 +188,7 @@ class NoMemory:
     def entry_size():
         return 48
 
-    def __init__(self, bulls, entries):
+    def __init__(self, bulls, entries, endgame_log2=20):
         raise MemoryError(f"cannot allocate a table of {entries} entries")
 
 

@@ -33,3 +33,24 @@ def test_every_stored_bound_is_true(k, no_canonical):
     stats = engine.search.stats
     assert stats["exact_nodes"] + stats["fail_highs"] + stats["fail_lows"] > 0   # were checked
     assert engine.search.check_failures == 0, position.to_text()
+
+
+def test_a_big_2card_cache_changes_nothing_but_speed(monkeypatch):
+    """Full deals get a bigger 2-card cache; forced onto small positions, the values are the
+    same and the self-check (whose cache keeps the default size) still passes."""
+    import solver.exact as exact
+    positions = POSITIONS[:6] + [POSITIONS[-1]]
+    default = [Engine(p).solve(p, card_values=False).value for p in positions]
+    monkeypatch.setattr(exact, "ENDGAME_LOG2_BY_HAND", {k: 24 for k in range(1, 11)})
+    for position, value in zip(positions, default):
+        engine = Engine(position)
+        engine.search.enable_self_check(CHECKER_ENTRIES)
+        assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)
+        assert engine.search.check_failures == 0
+
+
+@pytest.mark.parametrize("log2", [9, 29])
+def test_2card_cache_size_out_of_range_refused(log2):
+    from solver._search import ExactSearch
+    with pytest.raises(ValueError, match=str(log2)):
+        ExactSearch([1] * 24, 1024, log2)
