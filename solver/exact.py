@@ -22,7 +22,7 @@ from .rules import bullheads, play_turn, row_bullheads, target_row
 TT_MB_BY_HAND = {7: 32, 8: 128, 9: 1024, 10: 3200}   # default table sizes (MB); 16 below 7 cards
 # 2-card cache slots (log2, 16 bytes a slot, one cache per thread): 2**24 (256 MB) pays from 9
 # cards (full deals: 4x fewer 2-card nodes computed, 6-8% faster); at 8 cards and below the
-# fresh pages cost more than the hits save, so 2**20 (16 MB)
+# fresh pages cost more than the hits save: the search's default, 2**20 (16 MB)
 ENDGAME_LOG2_BY_HAND = {9: 24, 10: 24}
 UNBOUNDED = 1000.0               # bounds this large are the search's infinities: nothing proven
 
@@ -118,7 +118,8 @@ class Engine:
             tt_mb = TT_MB_BY_HAND.get(root.hand_size, 16)
         entries = max(int(tt_mb * 2 ** 20) // ExactSearch.entry_size(), 2)
         self.search = ExactSearch(self.ranks.bulls, entries,
-                                  ENDGAME_LOG2_BY_HAND.get(root.hand_size, 20))
+                                  ENDGAME_LOG2_BY_HAND.get(root.hand_size,
+                                                           ExactSearch.default_endgame_log2()))
         self.search.set_ablation(no_pruning, no_canonical)
         if threads not in (1, 2):
             raise ValueError(f"threads must be 1 or 2, got {threads!r}")
