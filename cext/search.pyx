@@ -59,7 +59,6 @@ cdef int SPLIT_FROM = 5          # nodes with this many cards share their tests 
 cdef int HELP_FROM = 7           # searches of smaller roots take no helper: too few nodes to share
 cdef int EXACT_BELOW = 2         # nodes with this many cards or fewer are solved exactly
 cdef int ENDGAME_LOG2 = 20      # 2-card cache: 2**20 slots, 16 MB per thread (by default)
-cdef size_t ENDGAME_SIZE = (<size_t>1 << ENDGAME_LOG2) * sizeof(EndgameSlot)
 cdef double TINY = 1e-12        # rounding noise of a sum of products
 cdef double CHECK_TOLERANCE = 1e-7  # self-check: a stored bound may be off by rounding only
 cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bullheads)
@@ -1135,7 +1134,7 @@ cdef class ExactSearch:
     cdef Context checker       # self-check (tests): backward induction with its own table
     cdef size_t checker_size
     cdef size_t size
-    cdef size_t endgame_size   # bytes of each thread's 2-card cache
+    cdef size_t endgame_size   # bytes of each 2-card cache (the threads', the self-check's)
     cdef readonly long long entries
 
     def __cinit__(self, bulls, long long table_entries, int endgame_log2=ENDGAME_LOG2):
@@ -1207,8 +1206,7 @@ cdef class ExactSearch:
         self.checker_size = table_bytes(table_entries)
         self.checker.table = <TTEntry*>zeroed_pages(self.checker_size)
         self.checker.buckets_mask = self.checker_size // sizeof(TTEntry) // 2 - 1
-        self.checker.endgame = <EndgameSlot*>zeroed_pages(ENDGAME_SIZE)
-        self.checker.endgame_mask = (<uint64_t>1 << ENDGAME_LOG2) - 1
+        self.checker.endgame = <EndgameSlot*>zeroed_pages(self.endgame_size)   # ctx's mask
         if self.checker.table == NULL or self.checker.endgame == NULL:
             self.release_checker()
             raise MemoryError("cannot allocate the self-check's table")
@@ -1225,7 +1223,7 @@ cdef class ExactSearch:
         if self.checker.table != NULL:
             munmap(self.checker.table, self.checker_size)
         if self.checker.endgame != NULL:
-            munmap(self.checker.endgame, ENDGAME_SIZE)
+            munmap(self.checker.endgame, self.endgame_size)
         self.checker.table = NULL
         self.checker.endgame = NULL
 

@@ -37,7 +37,7 @@ def test_every_stored_bound_is_true(k, no_canonical):
 
 def test_a_big_2card_cache_changes_nothing_but_speed(monkeypatch):
     """Full deals get a bigger 2-card cache; forced onto small positions, the values are the
-    same and the self-check (whose cache keeps the default size) still passes."""
+    same and the self-check (whose cache has the same size) still passes."""
     import solver.exact as exact
     positions = POSITIONS[:6] + [POSITIONS[-1]]
     default = [Engine(p).solve(p, card_values=False).value for p in positions]
