@@ -916,7 +916,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
     cdef double y_hi[MAX_HAND]
     cdef int i, j, a, i0 = NO_MOVE, j0 = NO_MOVE
     cdef uint32_t rows_in = 0, cols_in = 0
-    cdef bint changed
+    cdef bint changed, solved_once = False
 
     c.stats.nodes += 1
     c.stats.by_cards[k] += 1
@@ -969,6 +969,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         return backward_induction(c, &nd, key, swapped, report)
 
     while not c.aborted:
+        if report != NULL and solved_once:
+            report_bounds(report, &nd)     # what the last strategies secure, reply tests included
         # 1. the restricted game's entries, as far as the window needs them
         for i in range(k):
             if rows_in >> i & 1:
@@ -981,13 +983,9 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
         v_lo = restricted_game(c, &nd, rows_in, cols_in, False, nd.x)
         v_hi = restricted_game(c, &nd, rows_in, cols_in, True, nd.y)
+        solved_once = True
         if report != NULL:
-            g = guarantee_of_x(&nd)
-            if g > report.lower:
-                report.lower = g
-            g = guarantee_of_y(&nd)
-            if g < report.upper:
-                report.upper = g
+            report_bounds(report, &nd)
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
             prefer_one_card(&nd, rows_in, cols_in, 0, beta)
@@ -1045,8 +1043,21 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
                 fill_report(report, &nd, v_lo)
             return v_lo
     if report != NULL:
+        if solved_once:
+            report_bounds(report, &nd)     # the entries the reply tests proved count too
         fill_report(report, &nd, report.value)
     return 0.0
+
+
+cdef inline void report_bounds(NodeReport* report, Node* nd) noexcept nogil:
+    """Tighten the root's proven bounds by what its strategies guarantee on the entry bounds.
+    Still proven when a limit stopped the search: entries only take finished searches."""
+    cdef double g = guarantee_of_x(nd)
+    if g > report.lower:
+        report.lower = g
+    g = guarantee_of_y(nd)
+    if g < report.upper:
+        report.upper = g
 
 
 cdef inline uint32_t support(const double* strategy, int k) noexcept nogil:
