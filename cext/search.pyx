@@ -158,7 +158,8 @@ cdef inline int bull_code(int bulls) noexcept nogil:
     return 3 if bulls == 5 else 4
 
 
-cdef inline void make_key(const Context* c, const State* s, u128* key, bint* swapped) noexcept nogil:
+cdef inline void make_key(const Context* c, const State* s, u128* key,
+                          bint* swapped) noexcept nogil:
     """Canonical key: the live cards (hands and row ends) in ascending order, each as a
     4-bit code (owner and bullheads for a hand card, 10 + length - 1 for a row end), then
     each row's bullhead sum in the same order. Dead cards and card numbers disappear, so
@@ -480,7 +481,8 @@ cdef struct Node:
     int col_order[MAX_HAND]
 
 
-cdef inline void refine(Context* c, Node* nd, int i, int j, double alpha, double beta) noexcept nogil:
+cdef inline void refine(Context* c, Node* nd, int i, int j, double alpha,
+                        double beta) noexcept nogil:
     """Search entry (i, j) with window (alpha, beta) and tighten its interval."""
     cdef double v = entry_search(c, nd.s, nd.k, nd.p[i], nd.q[j], alpha, beta)
     if c.aborted:
@@ -970,7 +972,8 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
 
     while not c.aborted:
         if report != NULL and solved_once:
-            report_bounds(report, &nd)     # what the last strategies secure, reply tests included
+            # what the last strategies secure, the entries of the reply tests included
+            report_bounds(report, &nd, reach)
         # 1. the restricted game's entries, as far as the window needs them
         for i in range(k):
             if rows_in >> i & 1:
@@ -985,7 +988,7 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
         v_hi = restricted_game(c, &nd, rows_in, cols_in, True, nd.y)
         solved_once = True
         if report != NULL:
-            report_bounds(report, &nd)
+            report_bounds(report, &nd, reach)
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
             prefer_one_card(&nd, rows_in, cols_in, 0, beta)
@@ -1040,23 +1043,25 @@ cdef double matrix_node(Context* c, const State* s, int k, double alpha, double 
             note_killer(c, &nd, 1)
             store(c, &nd, key, swapped, v_lo, v_lo)
             if report != NULL:
+                report.lower = report.upper = v_lo
                 fill_report(report, &nd, v_lo)
             return v_lo
     if report != NULL:
         if solved_once:
-            report_bounds(report, &nd)     # the entries the reply tests proved count too
+            report_bounds(report, &nd, reach)     # the entries the reply tests proved count too
         fill_report(report, &nd, report.value)
     return 0.0
 
 
-cdef inline void report_bounds(NodeReport* report, Node* nd) noexcept nogil:
-    """Tighten the root's proven bounds by what its strategies guarantee on the entry bounds.
-    Still proven when a limit stopped the search: entries only take finished searches."""
+cdef inline void report_bounds(NodeReport* report, Node* nd, double reach) noexcept nogil:
+    """Tighten the root's proven bounds by what its strategies guarantee on the entry bounds
+    (still proven when a limit stopped the search: entries only take finished searches).
+    A guarantee no tighter than +-reach, what can still be taken, says nothing: left out."""
     cdef double g = guarantee_of_x(nd)
-    if g > report.lower:
+    if g > report.lower and g > -reach + EPS:
         report.lower = g
     g = guarantee_of_y(nd)
-    if g < report.upper:
+    if g < report.upper and g < reach - EPS:
         report.upper = g
 
 
@@ -1146,6 +1151,7 @@ cdef class ExactSearch:
     cdef size_t checker_size
     cdef size_t size
     cdef size_t endgame_size   # bytes of each 2-card cache (the threads', the self-check's)
+    cdef NodeReport report     # the root of the solve under way (its bounds are read live)
     cdef readonly long long entries
 
     def __cinit__(self, bulls, long long table_entries, int endgame_log2=ENDGAME_LOG2):
@@ -1258,17 +1264,23 @@ cdef class ExactSearch:
     def stats(self):
         return dict(self.ctx.stats)
 
+    @property
+    def root_bounds(self):
+        """(lower, upper): the bounds proven so far on the value of the solve_root under way
+        (read while it runs, from another thread), or of the last one."""
+        return self.report.lower, self.report.upper
+
     def solve_root(self, hand1, hand2, rows):
         """Solve a node exactly. Returns (value, x, y, lo, hi, lower, upper); on a limit the
         value is meaningless and (lower, upper) are the bounds proven so far."""
         cdef State s = make_state(hand1, hand2, rows)
-        cdef NodeReport report
+        cdef NodeReport* report = &self.report
         cdef int k = popcount(s.hand[0])
         if popcount(s.hand[1]) != k or k > MAX_HAND:
             raise ValueError("hands must have the same size, at most 10")
         cdef pthread_t thread
         cdef bint helped
-        memset(&report, 0, sizeof(NodeReport))
+        memset(report, 0, sizeof(NodeReport))
         report.lower = -INF
         report.upper = INF
         with nogil:
@@ -1279,10 +1291,10 @@ cdef class ExactSearch:
                 report.x[0] = report.y[0] = 1.0
                 report.lo[0][0] = report.hi[0][0] = report.value
             elif k == 2:
-                two_card_node(&self.ctx, &s, &report)
+                two_card_node(&self.ctx, &s, report)
             else:
                 helped = start_helper(&self.ctx, k, &thread)
-                matrix_node(&self.ctx, &s, k, -INF, INF, &report)
+                matrix_node(&self.ctx, &s, k, -INF, INF, report)
                 if helped:
                     end_helper(&self.ctx, thread)
         return (report.value, [report.x[i] for i in range(k)], [report.y[j] for j in range(k)],

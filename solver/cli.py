@@ -321,10 +321,13 @@ class StatusLine:
 
 
 class Progress(StatusLine):
-    """The exact search's nodes and seconds."""
+    """The exact search's nodes and seconds, and the bounds on the value proven so far."""
 
     def __call__(self, stats: dict, seconds: float) -> None:
-        self.show(f"searching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s ")
+        from .exact import proven_bounds
+        bounds = proven_bounds(*stats.get("bounds", (None, None)))
+        self.show(f"searching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s"
+                  + (f", {bounds}" if bounds else "") + " \033[K")
 
 
 def solver_options(command):

@@ -144,7 +144,8 @@ class Engine:
             while thread.is_alive():
                 thread.join(0.25)
                 if progress is not None and thread.is_alive():
-                    progress(self.search.stats, time.perf_counter() - start)
+                    progress(dict(self.search.stats, bounds=self.search.root_bounds),
+                             time.perf_counter() - start)
         except KeyboardInterrupt:
             self.search.request_stop()
             thread.join()
@@ -274,6 +275,17 @@ def strategy_dict(cards: Sequence[int], probabilities: Sequence[float]) -> Dict[
     return {c: float(p) for c, p in zip(cards, probabilities) if p > PROBABILITY_FLOOR}
 
 
+def proven_bounds(lower, upper) -> Optional[str]:
+    """'value proven in [lower, upper]', or one side of it; None when neither is proven."""
+    if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
+        return None
+    if lower <= -UNBOUNDED:
+        return f"value proven <= {upper:.6g}"
+    if upper >= UNBOUNDED:
+        return f"value proven >= {lower:.6g}"
+    return f"value proven in [{lower:.6g}, {upper:.6g}]"
+
+
 def limit_message(max_nodes, time_limit, lower, upper) -> str:
     which = []
     if max_nodes:
@@ -281,14 +293,13 @@ def limit_message(max_nodes, time_limit, lower, upper) -> str:
     if time_limit:
         which.append(f"{time_limit} s")
     reason = f"by the limit of {' or '.join(which)}" if which else "on request (Ctrl-C)"
-    if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
+    bounds = proven_bounds(lower, upper)
+    if bounds is None:
         bounds = "no bounds proven yet"
-    elif lower <= -UNBOUNDED:
-        bounds = f"value proven <= {upper:.6g} (a bound, not a value)"
-    elif upper >= UNBOUNDED:
-        bounds = f"value proven >= {lower:.6g} (a bound, not a value)"
+    elif lower <= -UNBOUNDED or upper >= UNBOUNDED:
+        bounds += " (a bound, not a value)"
     else:
-        bounds = f"value proven in [{lower:.6g}, {upper:.6g}] (bounds, not a value)"
+        bounds += " (bounds, not a value)"
     return f"search stopped {reason} before the value was proven; {bounds}"
 
 
