@@ -47,7 +47,7 @@ from reference_solver import _lp_row_player as highs_row_player  # noqa: E402
 import solver._search  # noqa: E402
 from solver._matgame import solve_matrix, time_solve_batch  # noqa: E402
 from solver.errors import SearchLimitError  # noqa: E402
-from solver.exact import Engine  # noqa: E402
+from solver.exact import Engine, proven_bounds  # noqa: E402
 from solver.position import Position  # noqa: E402
 
 DEAL = 10                                 # a full deal: 10 cards per hand
@@ -60,7 +60,6 @@ ABLATIONS = {
 BACKWARD_INDUCTION = "both off"           # the issue's "plain backward induction"
 SIGNATURE_SEED, SIGNATURE_SIZES, SIGNATURE_COUNT = 1, (6, 7), 4
 MATRIX_SEED, RANDOM_MATRIX_SIZES, MATRIX_ENTRIES = 2016, range(2, 11), (-20, 20)
-NO_BOUND = 1000.0                         # the search's "unknown" bound (a round holds <= 171)
 AGREEMENT = 1e-9                          # matgame and HiGHS values must agree this closely
 TARGETS = {"backward_induction_ratio_7": 100, "highs_ratio": 300}
 C_REPEATS = 2000            # solves per timing of the C routine
@@ -116,10 +115,8 @@ def describe(run: Run, time_limit: float) -> str:
     """The value, or the honest statement of a limit hit and the bounds proven."""
     if run.solved:
         return f"{run.value:.6f}"
-    lower, upper = run.bounds or (None, None)
-    if lower is None or upper is None or lower <= -NO_BOUND or upper >= NO_BOUND:
-        return f"not solved within {time_limit:g} s; no bounds proven"
-    return f"not solved within {time_limit:g} s; value in [{lower:.4g}, {upper:.4g}]"
+    bounds = proven_bounds(*(run.bounds or (None, None)))    # one side may be proven
+    return f"not solved within {time_limit:g} s; {bounds or 'no bounds proven'}"
 
 
 # per-size summary ----------------------------------------------------------------------------
