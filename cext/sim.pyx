@@ -41,7 +41,7 @@ import numpy as np
 from libc.math cimport log, sqrt
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
@@ -300,6 +300,8 @@ cdef class Search:
     cdef double gamma
     cdef readonly long long iterations
     cdef int max_arms
+    cdef double opponent_cost[MAX_CARD + 1]   # the careful-opponent model (set_careful_opponents)
+    cdef double careful_margin                # < 0: the other seats' root cards by their bandits
 
     def __cinit__(self, Determinizer det, int viewer, seed=0, double c=4.0, policy="heuristic",
                   int max_arms=2000000, reward="own", selection="ucb", double gamma=0.1):
@@ -336,6 +338,18 @@ cdef class Search:
         self.arm_count = 0
         self.iterations = 0
         self.max_arms = max_arms     # memory cap: past it, no new node below the root
+        self.careful_margin = -1.0
+
+    def set_careful_opponents(self, costs, double margin):
+        """Model the other seats as careful players at the root: each plays, uniformly at
+        random, one of the cards of its (determinized) hand whose cost (`costs`: {card: the
+        bullheads it takes this turn, see `immediate_costs`}) is within `margin` of the
+        cheapest; below the root they keep their bandits."""
+        if not margin >= 0:
+            raise ValueError(f"margin must be >= 0, got {margin}")
+        for card in range(MAX_CARD + 1):
+            self.opponent_cost[card] = costs.get(card, 0.0)
+        self.careful_margin = margin
 
     def __dealloc__(self):
         table_free(&self.nodes)
@@ -477,6 +491,26 @@ cdef class Search:
             prob[0] = p
         return chosen
 
+    cdef int careful_index(self, const int* options, int count) noexcept nogil:
+        """Index of a card drawn uniformly among `options` costing at most the cheapest's
+        cost plus careful_margin."""
+        cdef int i, eligible = 0
+        cdef double limit = self.opponent_cost[options[0]]
+        for i in range(1, count):
+            if self.opponent_cost[options[i]] < limit:
+                limit = self.opponent_cost[options[i]]
+        limit += self.careful_margin
+        for i in range(count):
+            if self.opponent_cost[options[i]] <= limit:
+                eligible += 1
+        eligible = random_below(&self.rng, eligible)
+        for i in range(count):
+            if self.opponent_cost[options[i]] <= limit:
+                if eligible == 0:
+                    return i
+                eligible -= 1
+        return 0
+
     cdef int iterate(self) noexcept nogil:
         cdef State s
         cdef int path_arm[MAX_PATH]
@@ -510,6 +544,12 @@ cdef class Search:
                         return -1
                     path_count[depth] = s.hand_size
                     a = path_ids[depth][i]
+                elif node == 0 and k != self.viewer and self.careful_margin >= 0:
+                    i = self.careful_index(options, s.hand_size)
+                    a = self.arm(node, k, options[i])
+                    if a < 0:
+                        return -1
+                    self.arm_avail[a] += 1
                 else:
                     i = self.select(node, k, options, s.hand_size, &a)
                     if i < 0:
@@ -680,3 +720,46 @@ def row_values(Determinizer det, cards, int chooser, long long iterations, seed=
                 sm[r] += pen
                 sq[r] += pen * pen
     return [(iterations, sums[r], squares[r]) for r in range(N_ROWS)]
+
+
+# the careful-opponent model ------------------------------------------------------------------
+def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
+    """{card: mean bullheads it takes this turn} for each of `cards`, played against
+    `opponents` cards drawn at random (distinct, never the card itself) from `others`, each
+    draw resolved by the rules (a too-low card takes the cheapest row): what `sampler`
+    measures, for every card a hidden hand may hold. Deterministic for a seed."""
+    cdef Row start[N_ROWS]
+    cdef Row table[N_ROWS]
+    cdef int played[MAX_PLAYERS]
+    cdef int choices[MAX_PLAYERS]
+    cdef int taken[MAX_PLAYERS]
+    cdef int pool[MAX_CARD]
+    cdef int n, k, t, card
+    cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
+    cdef double total
+    if not 1 <= opponents < MAX_PLAYERS or samples < 1:
+        raise ValueError(f"1..{MAX_PLAYERS - 1} opponents and 1+ samples needed")
+    load_rows(start, rows)
+    costs = {}
+    for card in cards:
+        n = 0
+        for other in others:
+            if other != card:
+                pool[n] = other
+                n += 1
+        if n < opponents:
+            raise ValueError(f"{opponents} opponents need {opponents} other cards, got {n}")
+        total = 0.0
+        for t in range(samples):
+            shuffle_prefix(pool, n, opponents, &rng)
+            played[0] = card
+            for k in range(opponents):
+                played[k + 1] = pool[k]
+            for k in range(opponents + 1):
+                choices[k] = CHEAPEST
+                taken[k] = 0
+            memcpy(table, start, sizeof(table))
+            resolve_turn(table, played, choices, opponents + 1, taken)
+            total += taken[0]
+        costs[card] = total / samples
+    return costs

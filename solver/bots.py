@@ -245,7 +245,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "mcts": {"iterations": int, "seconds": float, "jobs": int, "c": float, "policy": str,
              "selection": str, "reward": str, "gamma": float,
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
-             "exact_max_cards": int},
+             "exact_max_cards": int, "opponents": str},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 

@@ -33,6 +33,11 @@ How it searches (details in cext/sim.pyx):
   counts do not), UCB on the own reward from 3 players on (exploiting how the others
   actually play pays more there): benchmarks/bench_mcts_quality.py and the tournaments in
   the README.
+- Opponents (`opponents`): at the root the other seats pick their cards with their bandits
+  ("bandit"), or as careful players ("careful"): each plays, at random, one of the cards of
+  its determinized hand that take at most CAREFUL_MARGIN bullheads more this turn than its
+  cheapest, the costs measured once per decision by sampling the turn (`immediate_costs`);
+  under UCB selection (regret matching keeps the bandits).
 - Budget: `iterations` (deterministic for a seed) or `seconds` (a wall-clock budget, so not
   reproducible). `jobs` > 1 runs that many independent trees in threads (root parallelism,
   both cores) and adds their root statistics; deterministic for a seed and a jobs count.
@@ -52,7 +57,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from . import errors
-from ._sim import Determinizer, Search, row_values
+from ._sim import Determinizer, Search, immediate_costs, row_values
 from .game import Player, PlayerView
 from .position import Position
 from .limits import MAX_ITERATIONS, MAX_JOBS, MAX_SECONDS
@@ -64,6 +69,9 @@ DEFAULT_C = 8.0          # UCB exploration, in bullheads: the best of 2..32 agai
 SELECTIONS = ("auto", "ucb", "rm", "rm+")
 POLICIES = ("auto", "random", "heuristic")
 REWARDS = ("auto", "own", "relative")
+OPPONENTS = ("bandit", "careful")
+CAREFUL_SAMPLES = 256    # draws per card of the careful-opponent model
+CAREFUL_MARGIN = 0.3     # bullheads: a careful opponent plays any card this close to its cheapest
 CHUNK_SECONDS = 0.05     # a timed search checks progress and the clock this often
 
 
@@ -139,13 +147,18 @@ class Budget:
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Budget, seed: Any,
                jobs: int = 1, c: float = DEFAULT_C, policy: str = "random",
                progress: Optional[Callable[[float, int, float], None]] = None,
-               reward: str = "own", selection: str = "ucb", gamma: float = 0.1):
+               reward: str = "own", selection: str = "ucb", gamma: float = 0.1,
+               careful: Optional[Dict[int, float]] = None):
     """Run `jobs` independent trees (threads) and add their root statistics of `viewer`.
     Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
-    `progress(fraction, iterations, seconds)` is called from this thread while it runs."""
+    `progress(fraction, iterations, seconds)` is called from this thread while it runs.
+    `careful`: the other seats' card costs of the careful-opponent model (None: bandits)."""
     check_options(selection, reward, gamma, jobs=jobs, c=c)
     trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=c, policy=policy,
                     reward=reward, selection=selection, gamma=gamma) for j in range(jobs)]
+    if careful is not None:
+        for tree in trees:
+            tree.set_careful_opponents(careful, CAREFUL_MARGIN)
     start = time.perf_counter()
     if budget.iterations is not None:
         shares = [budget.iterations // jobs + (j < budget.iterations % jobs) for j in range(jobs)]
@@ -358,16 +371,20 @@ class SearchPlayer(Player):
     """The ISMCTS player (module docstring). Bot name `mcts`; options as in
     `mcts:iterations=2000`, `mcts:seconds=1`, `mcts:jobs=2`, `mcts:c=8`,
     `mcts:policy=random`, `mcts:exact=0`, `mcts:selection=rm`, `mcts:gamma=0.1`,
-    `mcts:reward=relative`."""
+    `mcts:reward=relative`, `mcts:opponents=careful`."""
     name = "mcts"
 
     def __init__(self, seed=None, iterations: Optional[int] = None,
                  seconds: Optional[float] = None, jobs: int = 1, c: float = DEFAULT_C,
                  policy: str = "auto", exact_handover: bool = True,
                  exact_max_cards: int = 7, row_share: float = 0.25,
-                 selection: str = "auto", reward: str = "auto", gamma: float = 0.1):
+                 selection: str = "auto", reward: str = "auto", gamma: float = 0.1,
+                 opponents: str = "bandit"):
         self.budget = Budget(iterations, seconds)
         check_options(selection, reward, gamma, policy, jobs, c)
+        if opponents not in OPPONENTS:
+            raise errors.ConfigError(f"opponents must be bandit or careful, got {opponents!r}")
+        self.opponents = opponents
         if not (errors.is_integer(exact_max_cards) and 0 <= exact_max_cards <= HAND_SIZE):
             raise errors.ConfigError(f"exact_max_cards must be an integer in 0..{HAND_SIZE},"
                                      f" got {errors.quote(exact_max_cards)}")
@@ -393,13 +410,22 @@ class SearchPlayer(Player):
 
         selection, reward, policy = settle_auto(view.players, self.selection, self.reward,
                                                 self.policy)
+        careful = self._careful_costs(view, pool) if self.opponents == "careful" else None
         stats, done, elapsed, trees = run_search(make_det, view.seat, self.budget,
                                                  self.rng.getrandbits(64), self.jobs,
                                                  self.c, policy, reward=reward,
-                                                 selection=selection, gamma=self.gamma)
+                                                 selection=selection, gamma=self.gamma,
+                                                 careful=careful)
         shares = root_shares(trees, view.seat, view.hand) if selection != "ucb" else None
         self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
         return self.last.best
+
+    def _careful_costs(self, view: PlayerView, pool: Sequence[int]) -> Dict[int, float]:
+        """What each card the others may hold takes this turn, each played against random
+        cards of the rest of the pool and of this seat's hand (the others do not see it)."""
+        others = sorted(set(pool) | set(view.hand))
+        return immediate_costs([list(r) for r in view.rows], pool, others, view.players - 1,
+                               CAREFUL_SAMPLES, self.rng.getrandbits(64))
 
     def _exact_applies(self, view: PlayerView) -> bool:
         return (self.exact_handover and view.players == 2

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from solver import errors
-from solver._sim import Determinizer
+from solver._sim import Determinizer, immediate_costs
 from solver.game import PlayerView, deal
 from solver.mcts import SearchPlayer, analyse, settle_auto, unseen_pool
 from solver.position import Position
@@ -109,6 +109,25 @@ def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
 def test_an_unknown_playout_policy_is_a_config_error():
     with pytest.raises(errors.ConfigError, match="'clever'"):
         SearchPlayer(policy="clever")
+
+
+def test_immediate_costs_resolve_the_turn_by_the_rules():
+    rows = [[1, 2, 3, 4, 10], [30], [50], [70]]
+    others = [c for c in range(6, 105) if c not in (10, 11, 30, 31, 50, 70)]
+    costs = immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
+    assert costs[11] == 7.0      # the 6th card of the full row, whatever the others play
+    assert costs[5] == 3.0       # the lowest card, too low: the cheapest row (3 bullheads)
+    assert 0 < costs[31] < 7     # the 6th card on row [30] only if 4 cards land in between
+    assert costs == immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
+
+
+def test_careful_opponents_are_an_option_of_the_player():
+    with pytest.raises(errors.ConfigError, match="'clever'"):
+        SearchPlayer(opponents="clever")
+    view, _ = random_view(5, 104, 3, seed=12)
+    picks = [SearchPlayer(seed=5, iterations=500, opponents="careful").choose_card(view)
+             for _ in range(2)]
+    assert picks[0] == picks[1] and picks[0] in view.hand
 
 
 def test_the_player_is_deterministic_for_a_seed():
