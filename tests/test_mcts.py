@@ -117,7 +117,7 @@ def test_immediate_costs_resolve_the_turn_by_the_rules():
     costs = immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
     assert costs[11] == 7.0      # the 6th card of the full row, whatever the others play
     assert costs[5] == 3.0       # the lowest card, too low: the cheapest row (3 bullheads)
-    assert 0 < costs[31] < 7     # the 6th card on row [30] only if 4 cards land in between
+    assert 0 < costs[31] < 7     # safe on row [30] unless the others' cards move rows first
     assert costs == immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
 
 
