@@ -8,7 +8,8 @@ from hypothesis import given, settings, strategies as st
 from solver import errors
 from solver._sim import Determinizer, immediate_costs
 from solver.game import PlayerView, deal
-from solver.mcts import SearchPlayer, analyse, settle_auto, unseen_pool
+from solver.mcts import (SearchPlayer, analyse, careful_costs, settle_auto, settle_opponents,
+                         unseen_pool)
 from solver.position import Position
 from solver.rules import GameConfig, play_turn, fewest_bullheads_chooser
 from solver.tournament import run_tournament
@@ -104,6 +105,25 @@ def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
                   iterations=500, seed=1)
     assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
     assert two.stats["policy"] == "heuristic"
+
+
+def test_careful_opponents_are_the_default_under_ucb_only():
+    assert settle_opponents("auto", "ucb") == "careful"
+    assert settle_opponents("bandit", "ucb") == "bandit"
+    assert settle_opponents("auto", "rm+") == settle_opponents("careful", "rm") == "bandit"
+    position = four_player_position()
+    assert analyse(position, iterations=500, seed=1).stats["opponents"] == "careful"
+    assert analyse(position, iterations=500, seed=1, opponents="bandit").stats["opponents"] == "bandit"
+    with pytest.raises(errors.ConfigError, match="'clever'"):
+        analyse(position, iterations=500, opponents="clever")
+
+
+def test_careful_costs_cover_every_card_another_seat_may_hold():
+    rows = [[20], [92], [65], [103]]
+    hands = [[5, 10, 11], [30, 40, 50], None]
+    costs = careful_costs(rows, hands, [60, 70, 80, 1], viewer=0, seed=2)
+    assert sorted(costs) == [1, 30, 40, 50, 60, 70, 80]      # never the viewer's own cards
+    assert costs[1] == 1           # too low for every row: takes the cheapest (1 bullhead)
 
 
 def test_an_unknown_playout_policy_is_a_config_error():
