@@ -409,7 +409,7 @@ class SearchPlayer(Player):
                  opponents: str = "auto"):
         self.budget = Budget(iterations, seconds)
         check_options(selection, reward, gamma, policy, jobs, c)
-        settle_opponents(opponents, "ucb")                       # refuses a bad name now
+        settle_opponents(opponents, "ucb")      # a bad name is refused here, not at a decision
         self.opponents = opponents
         if not (errors.is_integer(exact_max_cards) and 0 <= exact_max_cards <= HAND_SIZE):
             raise errors.ConfigError(f"exact_max_cards must be an integer in 0..{HAND_SIZE},"
