@@ -56,14 +56,15 @@ def hidden_advice(position: Position, search: Optional[SearchOptions] = None,
     """The viewer's cards (the `viewer` key, else the first visible hand) with the bullheads the
     search expects each to cost from now to the end of the round and a 95% interval, lowest
     first (cards not tried last); `play` is the card the search tried most (the search
-    player's choice). `progress(fraction, iterations, seconds)` while it searches."""
+    player's choice); `opponents` the search's model of the other seats at the root
+    ("careful" or "bandit"). `progress(fraction, iterations, seconds)` while it searches."""
     from .mcts import analyse, viewer_of
 
     search = search or SearchOptions()
     viewer = viewer_of(position)
     advice = {"position": position.to_text(), "method": "search", "viewer": viewer + 1,
               "play": None, "cards": [], "iterations": 0, "seconds": 0.0,
-              "seed": search.seed, "jobs": search.jobs}
+              "seed": search.seed, "jobs": search.jobs, "opponents": None}
     if not position.hands[viewer]:
         return advice                                   # the round is over
     analysis = analyse(position, search.iterations, search.seconds, search.seed, search.jobs,
@@ -71,7 +72,8 @@ def hidden_advice(position: Position, search: Optional[SearchOptions] = None,
     cards = sorted(analysis.cards, key=lambda e: (not e.visits, e.mean if e.visits else 0.0,
                                                   e.card))
     advice.update(play=analysis.best, iterations=analysis.iterations,
-                  seconds=analysis.seconds, cards=[card_estimate(e) for e in cards])
+                  seconds=analysis.seconds, cards=[card_estimate(e) for e in cards],
+                  opponents=analysis.stats.get("opponents"))
     return advice
 
 

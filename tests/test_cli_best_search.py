@@ -29,7 +29,7 @@ def test_json_shape_cards_ranked_by_expected_bullheads():
     data = best_json(FOUR_PLAYERS, "--iterations", "3000", "--seed", "1")
     assert data["method"] == "search" and data["viewer"] == 1
     assert data["iterations"] == 3000 and data["seconds"] > 0
-    assert (data["seed"], data["jobs"]) == (1, 1)
+    assert (data["seed"], data["jobs"], data["opponents"]) == (1, 1, "careful")
     cards = data["cards"]
     assert sorted(c["card"] for c in cards) == [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
     assert sum(c["visits"] for c in cards) == 3000
