@@ -739,6 +739,8 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
     cdef double total
     if not 1 <= opponents < MAX_PLAYERS or samples < 1:
         raise ValueError(f"1..{MAX_PLAYERS - 1} opponents and 1+ samples needed")
+    if len(others) > MAX_CARD:          # they are copied into `pool`, MAX_CARD long
+        raise ValueError(f"at most {MAX_CARD} other cards, got {len(others)}")
     load_rows(start, rows)
     costs = {}
     for card in cards:

@@ -139,6 +139,8 @@ def test_immediate_costs_resolve_the_turn_by_the_rules():
     assert costs[5] == 3.0       # the lowest card, too low: the cheapest row (3 bullheads)
     assert 0 < costs[31] < 7     # safe on row [30] unless the others' cards move rows first
     assert costs == immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
+    with pytest.raises(ValueError, match="at most 104 other cards, got 208"):
+        immediate_costs(rows, [11], list(range(1, 105)) * 2, 4, 64)
 
 
 def test_careful_opponents_are_an_option_of_the_player():
