@@ -26,6 +26,13 @@ cdef struct State:
     uint32_t hand[2]   # bit r set: the player holds the card of rank r
     SRow rows[4]
 
+cdef struct LastRows:
+    # the rows of the last two turns, as their closed form reads them fastest
+    uint32_t ends      # bit r set: rank r ends a row (the row is found in a rank -> row map)
+    int end[4]
+    int length[4]
+    int bulls[4]
+
 cdef struct TTEntry:
     u128 key           # canonical key; 0 = empty slot
     double lower       # proven bounds of the value, for the canonical orientation

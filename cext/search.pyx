@@ -20,8 +20,8 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport uint16_t, uint32_t, uint64_t, int8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, TTEntry, Stats,
-                     EndgameSlot, Context, NodeReport)
+from search cimport (u128, MAX_HAND, MAX_RANKS, NO_MOVE, SRow, State, LastRows, TTEntry,
+                     Stats, EndgameSlot, Context, NodeReport)
 from matgame cimport solve_game
 
 cdef extern from *:
@@ -37,6 +37,7 @@ cdef extern from *:
     """
     int popcount "__builtin_popcount" (unsigned int) nogil
     int lowest_bit "__builtin_ctz" (unsigned int) nogil
+    int count_leading_zeros "__builtin_clz" (unsigned int) nogil
     int fetch_add "nimmt_fetch_add" (int*, int) nogil
     int atomic_load "nimmt_load" (int*) nogil
     void atomic_store "nimmt_store" (int*, int) nogil
@@ -300,78 +301,123 @@ cdef inline void check_limits(Context* c) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # the last two turns, in closed form
 # ---------------------------------------------------------------------------------------
-cdef inline int last_penalties(const Context* c, const State* s, int low, int high,
-                               int choice, int* pen_high) noexcept nogil:
-    """The last turn without building the next state: cards low < high, `choice` the row
-    taken if low is too low. Returns low's penalty, writes high's."""
-    cdef int r = target_row(s, low), t, length, bulls
-    if r < 0:
-        # low starts row `choice` alone; high goes on another row if one is below it
-        t = target_except(s, high, choice)
-        pen_high[0] = s.rows[t].bulls if t >= 0 and s.rows[t].length == 5 else 0
-        return s.rows[choice].bulls
-    # no row end lies between row r's and low, so high lands on row r or on a row above low
-    t = target_row(s, high)
-    length = s.rows[r].length
-    bulls = s.rows[r].bulls
-    if t != r:
-        pen_high[0] = s.rows[t].bulls if s.rows[t].length == 5 else 0
-        return bulls if length == 5 else 0
-    if length == 5:                      # low took the row and starts it again
-        pen_high[0] = 0
-        return bulls
-    pen_high[0] = bulls + c.bulls[low] if length == 4 else 0
-    return 0
+cdef inline void load_rows(const State* s, LastRows* rows, int* row_of) noexcept nogil:
+    cdef int r
+    rows.ends = 0
+    for r in range(4):
+        rows.end[r] = s.rows[r].end
+        rows.length[r] = s.rows[r].length
+        rows.bulls[r] = s.rows[r].bulls
+        rows.ends |= <uint32_t>1 << rows.end[r]
+        row_of[rows.end[r]] = r
 
 
-cdef double last_turn(const Context* c, const State* s) noexcept nogil:
-    """One card each: the turn's reward, with the best row choice for the chooser."""
-    cdef int a = lowest_bit(s.hand[0]), b = lowest_bit(s.hand[1])
+cdef inline int row_below(uint32_t ends, const int* row_of, int card) noexcept nogil:
+    """The row whose end is the highest of `ends` below `card`; -1 if none."""
+    cdef uint32_t below = ends & ((<uint32_t>1 << card) - 1)
+    if below == 0:
+        return -1
+    return row_of[31 - count_leading_zeros(below)]
+
+
+cdef inline int put_card(const Context* c, LastRows* rows, int* row_of, int r, int card,
+                         bint take) noexcept nogil:
+    """`card` ends row r, taking it if `take` (a too-low card) or if it is full. Returns the
+    bullheads taken."""
+    cdef int taken = 0
+    rows.ends = (rows.ends & ~(<uint32_t>1 << rows.end[r])) | (<uint32_t>1 << card)
+    row_of[card] = r          # a hand card's rank: no row end of the node is overwritten
+    rows.end[r] = card
+    if take or rows.length[r] == 5:
+        taken = rows.bulls[r]
+        rows.length[r] = 1
+        rows.bulls[r] = c.bulls[card]
+    else:
+        rows.length[r] += 1
+        rows.bulls[r] += c.bulls[card]
+    return taken
+
+
+cdef inline int last_reward(const Context* c, const LastRows* rows, const int* row_of, int a,
+                            int b) noexcept nogil:
+    """The last turn, player 1 playing a and player 2 b: the reward, a too-low card's row
+    chosen by its owner. No next state is built."""
     cdef int low = a if a < b else b, high = b if a < b else a
     cdef int sign = 1 if a < b else -1           # reward = sign * (pen_high - pen_low)
-    cdef int pen_low, pen_high, reward, best, choice
-    if target_row(s, low) >= 0:
-        pen_low = last_penalties(c, s, low, high, 0, &pen_high)
+    cdef int r = row_below(rows.ends, row_of, low), t, pen_low, pen_high, choice, reward
+    cdef int best = 0
+    if r >= 0:
+        # no row end lies between row r's and low: placing low leaves high's row as it was
+        t = row_below(rows.ends, row_of, high)
+        if t != r:
+            pen_high = rows.bulls[t] if rows.length[t] == 5 else 0
+            pen_low = rows.bulls[r] if rows.length[r] == 5 else 0
+        elif rows.length[r] == 5:            # low took the row and starts it again
+            pen_low = rows.bulls[r]
+            pen_high = 0
+        else:
+            pen_low = 0
+            pen_high = rows.bulls[r] + c.bulls[low] if rows.length[r] == 4 else 0
         return sign * (pen_high - pen_low)
-    # the owner of the low card picks the row that serves it best
+    # low starts the chosen row alone; high goes on another row if one is below it
     for choice in range(4):
-        pen_low = last_penalties(c, s, low, high, choice, &pen_high)
-        reward = sign * (pen_high - pen_low)
+        t = row_below(rows.ends & ~(<uint32_t>1 << rows.end[choice]), row_of, high)
+        pen_high = rows.bulls[t] if t >= 0 and rows.length[t] == 5 else 0
+        reward = sign * (pen_high - rows.bulls[choice])
         if choice == 0 or sign * reward > sign * best:
             best = reward
     return best
 
 
-cdef double entry_before_last(const Context* c, const State* s, int a, int b) noexcept nogil:
-    """Two cards each: the entry (a, b), the last turn included."""
-    cdef State t
-    cdef int reward, choice
-    cdef double v, best
-    cdef int owner = resolve(c, s, a, b, 0, &t, &reward)
-    best = reward + last_turn(c, &t)
-    if owner < 0:
-        return best
-    for choice in range(1, 4):
-        resolve(c, s, a, b, choice, &t, &reward)
-        v = reward + last_turn(c, &t)
-        if (owner == 0 and v > best) or (owner == 1 and v < best):
+cdef double last_turn(const Context* c, const State* s) noexcept nogil:
+    """One card each: the turn's reward, with the best row choice for the chooser."""
+    cdef LastRows rows
+    cdef int row_of[MAX_RANKS]
+    load_rows(s, &rows, row_of)
+    return last_reward(c, &rows, row_of, lowest_bit(s.hand[0]), lowest_bit(s.hand[1]))
+
+
+cdef double entry_before_last(const Context* c, const LastRows* rows, int* row_of, int a,
+                              int b, int a_last, int b_last) noexcept nogil:
+    """Two cards each: the entry (a, b), then the last turn (a_last, b_last)."""
+    cdef int low = a if a < b else b, high = b if a < b else a
+    cdef int sign = 1 if a < b else -1
+    cdef int r = row_below(rows.ends, row_of, low), pen_low, pen_high, choice
+    cdef LastRows t
+    cdef double v, best = 0.0
+    if r >= 0:
+        t = rows[0]
+        # as in last_reward, high's row is the one it had before low was placed
+        choice = row_below(rows.ends, row_of, high)
+        pen_low = put_card(c, &t, row_of, r, low, False)
+        pen_high = put_card(c, &t, row_of, choice, high, False)
+        return sign * (pen_high - pen_low) + last_reward(c, &t, row_of, a_last, b_last)
+    # the owner of the too-low card takes the row that serves it best
+    for choice in range(4):
+        t = rows[0]
+        pen_low = put_card(c, &t, row_of, choice, low, True)
+        pen_high = put_card(c, &t, row_of, row_below(t.ends, row_of, high), high, False)
+        v = sign * (pen_high - pen_low) + last_reward(c, &t, row_of, a_last, b_last)
+        if choice == 0 or sign * v > sign * best:
             best = v
     return best
 
 
 cdef double two_card_node(Context* c, const State* s, NodeReport* report) noexcept nogil:
-    cdef int p[MAX_HAND]
-    cdef int q[MAX_HAND]
+    cdef LastRows rows
+    cdef int row_of[MAX_RANKS]
     cdef double m[4]
     cdef double x[2]
     cdef double y[2]
     cdef int i, j
-    hand_cards(s.hand[0], p)
-    hand_cards(s.hand[1], q)
+    cdef int p0 = lowest_bit(s.hand[0]), p1 = 31 - count_leading_zeros(s.hand[0])
+    cdef int q0 = lowest_bit(s.hand[1]), q1 = 31 - count_leading_zeros(s.hand[1])
     c.stats.small_nodes += 1
-    for i in range(2):
-        for j in range(2):
-            m[2 * i + j] = entry_before_last(c, s, p[i], q[j])
+    load_rows(s, &rows, row_of)
+    m[0] = entry_before_last(c, &rows, row_of, p0, q0, p1, q1)
+    m[1] = entry_before_last(c, &rows, row_of, p0, q1, p1, q0)
+    m[2] = entry_before_last(c, &rows, row_of, p1, q0, p0, q1)
+    m[3] = entry_before_last(c, &rows, row_of, p1, q1, p0, q0)
     cdef double v = solve_game(m, 2, 2, 2, x, y)
     if report != NULL:
         report.value = report.lower = report.upper = v
