@@ -1238,10 +1238,6 @@ cdef class ExactSearch:
     def entry_size():
         return sizeof(TTEntry)
 
-    @staticmethod
-    def default_endgame_log2():
-        return ENDGAME_LOG2
-
     def set_limits(self, long long max_nodes=0, double seconds=0.0):
         """Limits counted from now (0 = none)."""
         self.ctx.max_nodes = self.ctx.stats.nodes + max_nodes if max_nodes else 0

@@ -188,10 +188,6 @@ class NoMemory:
     def entry_size():
         return 48
 
-    @staticmethod
-    def default_endgame_log2():
-        return 20
-
     def __init__(self, bulls, entries, endgame_log2):
         raise MemoryError(f"cannot allocate a table of {entries} entries")
 
