@@ -68,6 +68,7 @@ cdef struct Context:
     TTEntry* table
     uint64_t buckets_mask      # number of 2-entry buckets - 1
     int bulls[MAX_RANKS]       # bullheads of each rank
+    int bull_code[MAX_RANKS]   # ... as a key code: 1, 2, 3, 5, 7 -> 0..4
     Stats stats
     long long max_nodes        # 0 = no limit
     double deadline            # monotonic seconds; 0 = no limit

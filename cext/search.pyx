@@ -170,43 +170,50 @@ cdef inline void make_key(const Context* c, const State* s, u128* key,
     show as one code each, their sums sorted. The player swap (which negates the value) is
     folded in by naming "first player" the holder of the lowest card in hand: a state and
     its swap then have the same key."""
-    cdef uint32_t ends = 0, live, hands = s.hand[0] | s.hand[1]
-    cdef int r, rank, code, n_above = 0, i
-    cdef int row_at[MAX_RANKS]
+    cdef uint32_t hands = s.hand[0] | s.hand[1], inner = 0, live, bits
+    cdef bint swap = s.hand[1] >> lowest_bit(hands) & 1
+    cdef uint32_t second = s.hand[1 - swap]
+    cdef uint32_t up_to_top = (<uint32_t>2 << (31 - count_leading_zeros(hands))) - 1
+    cdef int code_of[MAX_RANKS]       # each live card's 4-bit code, by rank
+    cdef int bulls_of[MAX_RANKS]      # each row end's row sum, by rank
     cdef int above[4]
+    cdef int r, rank, end, length, n_above = 0, i, bulls
     cdef u128 k = 1
     cdef u128 bulls_part = 0
-    cdef bint swap = s.hand[1] >> lowest_bit(hands) & 1
-    cdef uint32_t first = s.hand[swap]
+    # codes first, by rank, so the walk in rank order below has no branch per card
+    bits = hands
+    while bits:
+        rank = lowest_bit(bits)
+        bits &= bits - 1
+        code_of[rank] = c.bull_code[rank] + 5 * (second >> rank & 1)
     for r in range(4):
-        ends |= <uint32_t>1 << s.rows[r].end
-        row_at[s.rows[r].end] = r
-    live = hands | ends
+        end = s.rows[r].end
+        length = s.rows[r].length
+        bulls = s.rows[r].bulls
+        if up_to_top >> end & 1:
+            inner |= <uint32_t>1 << end
+            # a row that cannot get a 6th card even if every card above it lands there
+            # plays the same whatever its length
+            code_of[end] = 10 + (length - 1) * (length + popcount(hands >> end) > 5)
+            bulls_of[end] = bulls
+        else:
+            # beyond every card in hand: collected, sorted
+            i = n_above
+            while i > 0 and above[i - 1] > bulls:
+                above[i] = above[i - 1]
+                i -= 1
+            above[i] = bulls
+            n_above += 1
+    live = hands | inner
     while live:
         rank = lowest_bit(live)
         live &= live - 1
-        if hands >> rank & 1:
-            code = bull_code(c.bulls[rank])
-            k = k << 4 | <u128>(code if first >> rank & 1 else code + 5)
-        elif (hands >> rank) == 0:
-            # beyond every card in hand: collected, sorted below
-            r = row_at[rank]
-            i = n_above
-            while i > 0 and above[i - 1] > s.rows[r].bulls:
-                above[i] = above[i - 1]
-                i -= 1
-            above[i] = s.rows[r].bulls
-            n_above += 1
-        else:
-            r = row_at[rank]
-            # a row that cannot get a 6th card even if every card above it lands there
-            # plays the same whatever its length
-            if s.rows[r].length + popcount(hands >> rank) <= 5:
-                code = 10
-            else:
-                code = 10 + s.rows[r].length - 1
-            k = k << 4 | <u128>code
-            bulls_part = bulls_part << 5 | <u128>s.rows[r].bulls
+        k = k << 4 | <u128>code_of[rank]
+    bits = inner
+    while bits:
+        rank = lowest_bit(bits)
+        bits &= bits - 1
+        bulls_part = bulls_part << 5 | <u128>bulls_of[rank]
     for i in range(n_above):
         k = k << 4 | <u128>15
         bulls_part = bulls_part << 5 | <u128>above[i]
@@ -1212,6 +1219,7 @@ cdef class ExactSearch:
             raise ValueError(f"at most {MAX_RANKS} live cards, got {len(bulls)}")
         for r in range(len(bulls)):
             self.ctx.bulls[r] = bulls[r]
+            self.ctx.bull_code[r] = bull_code(bulls[r])
         memset(self.ctx.killer, -1, sizeof(self.ctx.killer))
         memset(self.ctx.reply_killer, -1, sizeof(self.ctx.reply_killer))
         self.helper = self.ctx
