@@ -389,15 +389,15 @@ cdef double entry_before_last(const Context* c, const LastRows* rows, int* row_o
     """Two cards each: the entry (a, b), then the last turn (a_last, b_last)."""
     cdef int low = a if a < b else b, high = b if a < b else a
     cdef int sign = 1 if a < b else -1
-    cdef int r = row_below(rows.ends, row_of, low), pen_low, pen_high, choice
+    cdef int r = row_below(rows.ends, row_of, low), r_high, pen_low, pen_high, choice
     cdef LastRows t
     cdef double v, best = 0.0
     if r >= 0:
         t = rows[0]
         # as in last_reward, high's row is the one it had before low was placed
-        choice = row_below(rows.ends, row_of, high)
+        r_high = row_below(rows.ends, row_of, high)
         pen_low = put_card(c, &t, row_of, r, low, False)
-        pen_high = put_card(c, &t, row_of, choice, high, False)
+        pen_high = put_card(c, &t, row_of, r_high, high, False)
         return sign * (pen_high - pen_low) + last_reward(c, &t, row_of, a_last, b_last)
     # the owner of the too-low card takes the row that serves it best
     for choice in range(4):
