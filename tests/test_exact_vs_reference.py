@@ -214,3 +214,35 @@ def test_rows_the_key_merges(k):
     engine = Engine(p)
     assert engine.solve(p).value == pytest.approx(expected_p, abs=TOL)
     assert engine.solve(q).value == pytest.approx(expected_q, abs=TOL)
+
+
+def late_positions(seed: int, cards: int, count: int):
+    """Positions with `cards` per hand reached from full deals by random play (random cards
+    and row choices): long rows, full rows and too-low cards are common there."""
+    from positions_gen import random_deal
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        deal = random_deal(rng, 10)
+        rows = [list(r) for r in deal.rows]
+        hands = [list(h) for h in deal.hands]
+        for _ in range(10 - cards):
+            played = [h.pop(rng.randrange(len(h))) for h in hands]
+            rows, _ = play_turn(rows, played, lambda k, rws, c: rng.randrange(4))
+        out.append(Position.create(rows, hands, deck=24))
+    return out
+
+
+def test_last_two_turns_closed_form():
+    """The closed form of the last two turns (2-card nodes, at the root and as the children of
+    3-card nodes) against the reference, on positions late in a round."""
+    ref.clear_memo()
+    positions = late_positions(7, 2, 600) + late_positions(8, 3, 150)
+    too_low = 0
+    for p in positions:
+        v_ref = ref.reference_value(p)
+        assert abs(solve(p, card_values=False).value - v_ref) <= TOL, p.to_text()
+        lowest_end = min(r[-1] for r in p.rows)
+        too_low += any(min(h) < lowest_end for h in p.hands)
+    assert too_low >= 100          # the row choices of too-low cards are well exercised
+    ref.clear_memo()
