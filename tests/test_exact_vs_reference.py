@@ -21,7 +21,8 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 import reference_solver as ref  # noqa: E402
-from positions_gen import WINDOW_SHIFT_ROUNDING, small_positions  # noqa: E402
+from positions_gen import (WINDOW_SHIFT_ROUNDING, random_midround,  # noqa: E402
+                           small_positions)
 from solver.exact import Engine, solve  # noqa: E402
 from solver.position import Position  # noqa: E402
 from solver.rules import bullheads, play_turn  # noqa: E402
@@ -216,28 +217,13 @@ def test_rows_the_key_merges(k):
     assert engine.solve(q).value == pytest.approx(expected_q, abs=TOL)
 
 
-def late_positions(seed: int, cards: int, count: int):
-    """Positions with `cards` per hand reached from full deals by random play (random cards
-    and row choices): long rows, full rows and too-low cards are common there."""
-    from positions_gen import random_deal
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
-        deal = random_deal(rng, 10)
-        rows = [list(r) for r in deal.rows]
-        hands = [list(h) for h in deal.hands]
-        for _ in range(10 - cards):
-            played = [h.pop(rng.randrange(len(h))) for h in hands]
-            rows, _ = play_turn(rows, played, lambda k, rws, c: rng.randrange(4))
-        out.append(Position.create(rows, hands, deck=24))
-    return out
-
-
 def test_last_two_turns_closed_form():
     """The closed form of the last two turns (2-card nodes, at the root and as the children of
     3-card nodes) against the reference, on positions late in a round."""
     ref.clear_memo()
-    positions = late_positions(7, 2, 600) + late_positions(8, 3, 150)
+    rng = random.Random(7)
+    positions = ([random_midround(rng, 2) for _ in range(600)]
+                 + [random_midround(rng, 3) for _ in range(150)])
     too_low = 0
     for p in positions:
         v_ref = ref.reference_value(p)
