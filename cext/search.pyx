@@ -70,14 +70,9 @@ cdef double BIG = 1000.0        # beyond any value (a round holds at most 171 bu
 # ---------------------------------------------------------------------------------------
 cdef inline int target_row(const State* s, int card) noexcept nogil:
     """The row whose end is the highest below `card`; -1 if the card is too low."""
-    return target_except(s, card, -1)
-
-
-cdef inline int target_except(const State* s, int card, int skip) noexcept nogil:
-    """target_row, row `skip` left out."""
     cdef int r, best = -1, best_end = -1
     for r in range(4):
-        if r != skip and s.rows[r].end < card and s.rows[r].end > best_end:
+        if s.rows[r].end < card and s.rows[r].end > best_end:
             best = r
             best_end = s.rows[r].end
     return best
