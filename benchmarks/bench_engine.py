@@ -12,8 +12,8 @@ import random
 
 from _common import machine_line, markdown_table, rate
 from solver._rules import random_rounds
-from solver.game import random_round_penalties
-from solver.rules import GameConfig
+from solver.play.runner import random_round_penalties
+from solver.core.rules import GameConfig
 
 
 def python_rounds(config: GameConfig, rng: random.Random):

@@ -37,8 +37,11 @@ sys.path.insert(0, HERE)
 from _common import machine_info, machine_line, markdown_table  # noqa: E402
 from positions_gen import random_midround  # noqa: E402
 from solver.exact import Engine  # noqa: E402
-from solver.mcts import DEFAULT_C, derive_seed, root_strategies  # noqa: E402
-from solver.position import Position  # noqa: E402
+from solver.core.position import Position  # noqa: E402
+from solver.limits import Limit  # noqa: E402
+from solver.mcts import SearchOptions, root_strategies  # noqa: E402
+from solver.mcts.options import DEFAULT_C  # noqa: E402
+from solver.mcts.player import derive_seed  # noqa: E402
 
 DEFAULT_JSON = os.path.join(HERE, "results", "bench_mcts_quality.json")
 TARGET = 0.5
@@ -74,9 +77,7 @@ def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
     runs = []
     for budget in budgets:
         start = time.perf_counter()
-        strategies = root_strategies(position, iterations=budget, policy=policy, c=c,
-                                     reward=reward, seed=derive_seed(seed, budget),
-                                     selection=selection, gamma=gamma)
+        strategies = root_strategies(position, Limit(iterations=budget), seed=derive_seed(seed, budget), options=SearchOptions(policy=policy, c=c, reward=reward, selection=selection, gamma=gamma))
         seconds = time.perf_counter() - start
         x, y = (as_vector(s, h) for s, h in zip(strategies, hands))
         pure = losses(matrix, value, most_visited(strategies[0], hands[0]),

@@ -29,9 +29,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from _common import machine_line  # noqa: E402
-from solver.bots import make_bot, parse_bot_names  # noqa: E402
-from solver.game import deal, play_round  # noqa: E402
-from solver.rules import GameConfig  # noqa: E402
+from solver.play.bots import make_bot, parse_bot_names  # noqa: E402
+from solver.play.runner import deal, play_round  # noqa: E402
+from solver.core.rules import GameConfig  # noqa: E402
 
 
 def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int]:

@@ -47,8 +47,9 @@ from reference_solver import _lp_row_player as highs_row_player  # noqa: E402
 import solver._search  # noqa: E402
 from solver._matgame import solve_matrix, time_solve_batch  # noqa: E402
 from solver.errors import SearchLimitError  # noqa: E402
-from solver.exact import Engine, proven_bounds  # noqa: E402
-from solver.position import Position  # noqa: E402
+from solver.exact.engine import Engine, proven_bounds  # noqa: E402
+from solver.limits import Limit  # noqa: E402
+from solver.core.position import Position  # noqa: E402
 
 DEAL = 10                                 # a full deal: 10 cards per hand
 ABLATION_SIZES = (6, 7)                   # small enough for the ablated searches to finish
@@ -101,14 +102,14 @@ def solve_one(position: Position, time_limit: float, ablation: Dict[str, bool] =
     engine = Engine(position, threads=threads, **(ablation or {}))
     start = time.perf_counter()
     try:
-        solution = engine.solve(position, time_limit=time_limit, card_values=False)
+        solution = engine.solve(position, Limit(seconds=time_limit), card_values=False)
     except SearchLimitError as limit:
         return Run(position.to_text(), False, None, limit.bounds,
-                   time.perf_counter() - start, limit.stats)
+                   time.perf_counter() - start, limit.stats.to_dict())
     seconds = time.perf_counter() - start
     if keep_matrix is not None:
         keep_matrix.append(engine.full_matrix(position))
-    return Run(position.to_text(), True, solution.value, None, seconds, solution.stats)
+    return Run(position.to_text(), True, solution.value, None, seconds, solution.stats.to_dict())
 
 
 def describe(run: Run, time_limit: float) -> str:

@@ -7,7 +7,7 @@ from libc.stdint cimport int64_t, uint64_t
 from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
                     resolve_turn, splitmix64, random_below, load_rows, dump_rows)
 
-from solver.rules import GameConfig
+from solver.core.rules import GameConfig
 
 SEED_MASK = (1 << 64) - 1
 

@@ -1,6 +1,19 @@
-"""nimmt: an analysis engine for the card game 6 nimmt!"""
-from .errors import NimmtError, PositionError
-from .position import Position
-from .rules import GameConfig, bullheads
+"""nimmt: an analysis engine for the card game 6 nimmt!
 
-__all__ = ["NimmtError", "PositionError", "Position", "GameConfig", "bullheads"]
+The layers, from the ground up (docs/architecture.md):
+`core` (rules, positions, turns, records, the seat interface) · `exact` (the 2-player
+solver) · `mcts` (the search player) · `play` (game runners, bots, tournaments) · `advice`
+(`nimmt best`) · `text` (the words of the command line) · `cli` (the `nimmt` command).
+"""
+from .core.player import Player, PlayerView
+from .core.position import Position
+from .core.record import replay
+from .core.rules import GameConfig, bullheads
+from .core.turn import Turn, TurnOutcome, apply_turn
+from .errors import NimmtError, PositionError, SearchLimitError
+from .exact import Engine, Solution, solve
+from .limits import Limit
+
+__all__ = ["Engine", "GameConfig", "Limit", "NimmtError", "Player", "PlayerView", "Position",
+           "PositionError", "SearchLimitError", "Solution", "Turn", "TurnOutcome",
+           "apply_turn", "bullheads", "replay", "solve"]

@@ -15,15 +15,20 @@ from typing import Any, Callable, List, Optional
 import click
 
 from . import errors
-from .bots import make_bot, parse_bot_names
-from .game import Player, PlayerView, RoundResult, deal, play_game
+from .core.player import Player, PlayerView
+from .core.position import Position, load_position
+from .core.record import load_record, replay_steps
+from .core.rules import GameConfig
+from .core.turn import TurnOutcome
+from .errors import EndOfInput, GameQuit
 from .limits import (MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
-                     MAX_THRESHOLD, MAX_TT_MB)
-from .position import Position, load_position
-from .record import TurnOutcome, load_record, replay_steps
-from .render import render_position, render_row
-from .rules import GameConfig, row_bullheads
-from .tournament import bar, format_table, run_tournament
+                     MAX_THRESHOLD, MAX_TT_MB, Limit)
+from .play.bots import make_bot, parse_bot_names
+from .play.runner import RoundResult, deal, play_game
+from .play.tournament import run_tournament
+from .text.progress import ExactProgress, GamesProgress, SearchProgress
+from .text.render import describe_turn, render_position, render_row
+from .text.tournament import format_table
 
 INPUT_ERROR = 2
 LIMIT_REACHED = 3      # a search limit stopped the solver before the value was proven
@@ -95,7 +100,7 @@ def main():
 @main.command()
 @click.argument("position")
 @click.option("--as", "output", type=click.Choice(["table", "json", "text"]), default="table",
-              show_default=True, help="table: for a player; json: SPEC format; text: notation.")
+              show_default=True, help="table: for a player; json: the position format; text: notation.")
 def show(position, output):
     """Render POSITION (a file in JSON or text notation, or - for stdin).
 
@@ -140,7 +145,7 @@ def deal_command(players, variant, seed, output):
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print only the final position as JSON.")
 def replay(record, as_json):
-    """Replay a game RECORD (SPEC format; a file, or - for stdin).
+    """Replay a game RECORD (docs/formats.md; a file, or - for stdin).
 
     Prints each turn and the final position; --json prints the final position (penalties
     taken since the start added to the starting ones).
@@ -156,29 +161,7 @@ def replay(record, as_json):
     click.echo(render_position(final))
 
 
-def describe_turn(t: int, cards, taken, chosen_rows, names: Optional[List[str]] = None) -> str:
-    """`turn 3: P1 12, P2 40 | P2 took [31, 33, 35, 36, 39] (9 bullheads)`."""
-    label = (lambda k: names[k]) if names else (lambda k: f"P{k + 1}")
-    played = ", ".join(f"{label(k)} {c}" for k, c in enumerate(cards))
-    events = []
-    for k, cards_taken in enumerate(taken):
-        if cards_taken:
-            how = f" row {chosen_rows[k]}" if chosen_rows[k] is not None else ""
-            bulls = row_bullheads(cards_taken)
-            events.append(f"{label(k)} took{how} {list(cards_taken)}"
-                          f" ({bulls} bullhead{'s' if bulls > 1 else ''})")
-    return f"turn {t + 1}: {played}" + (" | " + "; ".join(events) if events else "")
-
-
 # play -------------------------------------------------------------------------------------
-class EndOfInput(errors.NimmtError):
-    """The human's input ended in the middle of a game."""
-
-
-class QuitGame(Exception):
-    """The human typed `quit`."""
-
-
 class TerminalPlayer(Player):
     """The human at the terminal: reads cards and rows from stdin, re-asks on bad input."""
     name = "you"
@@ -211,7 +194,7 @@ class TerminalPlayer(Player):
                 raise EndOfInput("end of input: game abandoned")
             answer = line.strip().lower()
             if answer in ("q", "quit", "exit"):
-                raise QuitGame()
+                raise GameQuit()
             if answer.lstrip("-").isdigit() and valid(int(answer)):
                 return int(answer)
             click.echo(f"  {answer!r} is not possible: {hint} (or quit)")
@@ -255,7 +238,7 @@ def play(players, bots, variant, threshold, seed):
     try:
         result = play_game(config, seats, rng.getrandbits(64), on_round=round_done,
                            on_turn=turn_done)
-    except QuitGame:
+    except GameQuit:
         click.echo("game abandoned")
         return
     winners = " and ".join(seat_names[k] for k in result.winners)
@@ -286,50 +269,17 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
       nimmt tournament --players 4 --bots random,greedy --games 200 --seed 1
       nimmt tournament -n 4 --bots mcts:iterations=2000,safe --games 20 --jobs 2
     """
-    from .tournament import ProgressBar
-
     config = GameConfig.named(players, variant, threshold=threshold)
     names = parse_bot_names(bots)
-    bar = ProgressBar(games)
+    progress = GamesProgress(games)
     try:
-        summary = run_tournament(config, names, games, seed, progress=bar, jobs=jobs)
+        summary = run_tournament(config, names, games, seed, progress=progress, jobs=jobs)
     finally:
-        bar.close()
+        progress.close()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
 
 
 # solve / best -----------------------------------------------------------------------------
-class StatusLine:
-    """A line on stderr redrawn in place and erased at the end; drawn only when stderr is a
-    terminal (a log or a pipe gets nothing but the result or the one error line)."""
-
-    def __init__(self):
-        self.stream = sys.stderr
-        self.tty = self.stream.isatty()
-        self.shown = False
-
-    def show(self, text: str) -> None:
-        if self.tty:
-            self.stream.write("\r" + text)
-            self.stream.flush()
-            self.shown = True
-
-    def close(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
-class Progress(StatusLine):
-    """The exact search's nodes and seconds, and the bounds on the value proven so far."""
-
-    def __call__(self, stats: dict, seconds: float) -> None:
-        from .exact import proven_bounds
-        bounds = proven_bounds(*stats.get("bounds", (None, None)))
-        self.show(f"searching: {stats.get('nodes', 0):,} nodes, {seconds:.1f} s"
-                  + (f", {bounds}" if bounds else "") + " \033[K")
-
-
 def solver_options(command):
     """--max-nodes, --time-limit, --tt-size and --threads, shared by the exact solver's
     commands."""
@@ -348,8 +298,8 @@ def solver_options(command):
     return command
 
 
-def with_progress(run: Callable[[Progress], Any]) -> Any:
-    progress = Progress()
+def with_progress(run: Callable[[ExactProgress], Any]) -> Any:
+    progress = ExactProgress()
     try:
         return run(progress)
     finally:
@@ -358,7 +308,7 @@ def with_progress(run: Callable[[Progress], Any]) -> Any:
 
 @main.command()
 @click.argument("position")
-@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (SPEC keys and more).")
+@click.option("--json", "as_json", is_flag=True, help="Print the solution as JSON (docs/formats.md).")
 @click.option("--stats", "show_stats", is_flag=True, help="Show the search statistics.")
 @solver_options
 @click.option("--graph", "graph_path", default=None, metavar="FILE.graphml|FILE.dot",
@@ -383,9 +333,9 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, 
       nimmt solve positions/example.json --json
       nimmt solve positions/example.json --graph tree.graphml --depth 3
     """
-    from .exact import solve as exact_solve
-    from .graph import check_graph_path, write_graph
-    from .report import format_solution
+    from .exact import Engine
+    from .exact.graph import check_graph_path, strategy_graph, write_graph
+    from .text.solution import format_solution
 
     if depth is not None and graph_path is None:
         raise errors.NimmtError("--depth needs --graph FILE")
@@ -393,11 +343,12 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, 
         check_graph_path(graph_path)
         check_writable(graph_path)
     game = load_position(position)
-    solution = with_progress(lambda progress: exact_solve(game, max_nodes, time_limit, tt_mb,
-                                                          progress, threads or 1,
-                                                          not skip_card_values))
-    if graph_path is not None:
-        write_graph(solution.graph(depth or 2), graph_path)
+    limit = Limit(nodes=max_nodes, seconds=time_limit)
+    with Engine(game, tt_mb, threads=threads or 1) as engine:
+        solution = with_progress(lambda progress: engine.solve(
+            game, limit, progress, card_values=not skip_card_values, principal_line=True))
+        if graph_path is not None:
+            write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
     click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))
 
 
@@ -413,13 +364,6 @@ def check_writable(path: str) -> None:
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
                                 f" writable directory {errors.quote(directory, errors.SHORT_PATH)}")
-
-
-class SearchProgress(StatusLine):
-    """The Monte Carlo search's progress bar, iterations and seconds."""
-
-    def __call__(self, fraction: float, iterations: int, seconds: float) -> None:
-        self.show(f"{bar(fraction)} thinking: {iterations:,} iterations, {seconds:.1f} s ")
 
 
 def check_options_apply(exact: bool, given: dict) -> None:
@@ -466,7 +410,8 @@ def best(position, as_json, max_nodes, time_limit, tt_mb, threads, iterations, s
       nimmt best positions/example.json
       echo '104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?' | nimmt best - --seconds 2
     """
-    from .advice import SearchOptions, advise, format_advice, uses_exact_solver
+    from .advice import advise, uses_exact_solver
+    from .text.advice import format_advice
 
     game = load_position(position)
     exact = uses_exact_solver(game)
@@ -475,13 +420,14 @@ def best(position, as_json, max_nodes, time_limit, tt_mb, threads, iterations, s
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
                                 "--threads": threads})
     if exact:
-        advice = with_progress(lambda progress: advise(game, max_nodes, time_limit, tt_mb,
-                                                       progress, threads=threads or 1))
+        limit = Limit(nodes=max_nodes, seconds=time_limit)
+        advice = with_progress(lambda progress: advise(game, limit, tt_mb=tt_mb,
+                                                       threads=threads or 1, progress=progress))
     else:
-        search = SearchOptions(iterations, seconds, seed or 0, jobs or 1)
         progress = SearchProgress()
         try:
-            advice = advise(game, progress=progress, search=search)
+            advice = advise(game, Limit(iterations=iterations, seconds=seconds),
+                            seed=seed or 0, jobs=jobs or 1, progress=progress)
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))

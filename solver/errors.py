@@ -1,4 +1,8 @@
-"""Exceptions of nimmt. Every one is a ValueError whose message quotes the offending input.
+"""Every exception of nimmt, and how a message quotes the input it refuses.
+
+Bad input is a `NimmtError` (a ValueError) whose message quotes the offending value; the
+command line prints it as one line and exits with status 2. A search stopped before it
+proved its answer is a `SearchLimitError` (status 3, or 130 when Ctrl-C stopped it).
 
 A message quotes at most `SHORT` characters of a value (`quote` as Python writes it,
 `quote_json` as JSON writes it, for values read from JSON): input of any size still gives one
@@ -67,7 +71,7 @@ class NimmtError(ValueError):
 
 
 class PositionError(NimmtError):
-    """A position (SPEC exchange format) that breaks a rule of the game."""
+    """A position (the JSON format of docs/formats.md) that breaks a rule of the game."""
 
 
 class JsonFormatError(PositionError):
@@ -118,6 +122,10 @@ class NotationError(PositionError):
     """Text notation that cannot be parsed."""
 
 
+class UnknownKeyError(PositionError):
+    """A key the position format does not have (a misspelt `penalties`, say)."""
+
+
 class NotSolvableError(PositionError):
     """The exact solver needs exactly 2 players with both hands visible."""
 
@@ -126,17 +134,47 @@ class RecordError(NimmtError):
     """A game record that cannot be replayed (card not in hand, needless row choice...)."""
 
 
+class TurnFormatError(RecordError):
+    """`turns` or one of its turns is not shaped as the record format says."""
+
+
+class CardNotInHandError(RecordError):
+    """A turn plays a card its player does not hold (anymore)."""
+
+
+class RowChoiceError(RecordError):
+    """A row choice that is not 0..3, or given for a card that was not too low."""
+
+
+class TooManyTurnsError(RecordError):
+    """More turns than cards in the hands."""
+
+
+class IllegalMoveError(NimmtError):
+    """A player (a bot) answered with a card it does not hold or a row that does not exist."""
+
+
+class EndOfInput(NimmtError):
+    """The human's input ended in the middle of a game (`nimmt play`)."""
+
+
+class GameQuit(Exception):
+    """The human typed `quit` (`nimmt play`): not an error, the game simply ends."""
+
+
 class ConfigError(NimmtError):
     """A game configuration outside the rules (players, deck, threshold)."""
 
 
 class SearchLimitError(NimmtError):
-    """A search stopped by a limit (nodes, seconds, memory) before proving its answer.
+    """A search stopped by a limit (nodes, seconds) or by Ctrl-C before proving its answer.
 
-    `bounds` holds the interval proven for the value so far (lower, upper).
+    `bounds` holds the interval proven for the value so far (lower, upper); `interrupted` is
+    True when Ctrl-C (not a limit) stopped it.
     """
 
-    def __init__(self, message, bounds=None, stats=None):
+    def __init__(self, message, bounds=None, stats=None, interrupted: bool = False):
         super().__init__(message)
         self.bounds = bounds
         self.stats = stats
+        self.interrupted = interrupted

@@ -14,8 +14,8 @@ Everything takes a `random.Random` (or a seed) so tests are reproducible.
 import random
 from typing import List, Sequence
 
-from solver.position import Position
-from solver.rules import ROWS, bullheads, cheapest_row, play_turn
+from solver.core.position import Position
+from solver.core.rules import ROWS, bullheads, cheapest_row, play_turn
 
 DECK = 24
 FULL_HAND = 10

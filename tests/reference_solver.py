@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from scipy.optimize import linprog
 
-from solver.rules import bullheads
+from solver.core.rules import bullheads
 
 Rows = Tuple[Tuple[int, ...], ...]
 Hand = Tuple[int, ...]

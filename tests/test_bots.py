@@ -1,11 +1,12 @@
 """Bots, their registry, and tournaments."""
 import pytest
 
-from solver.bots import BOTS, GreedyBot, card_risk, make_bot, parse_bot_names
+from solver.play.bots import BOTS, GreedyBot, card_risk, make_bot, parse_bot_names
 from solver.errors import ConfigError
-from solver.game import PlayerView
-from solver.rules import GameConfig, cheapest_row, row_bullheads
-from solver.tournament import lineup, mean_ci95, run_tournament
+from solver.core.player import PlayerView
+from solver.core.rules import GameConfig, cheapest_row, row_bullheads
+from solver.play.tournament import lineup, run_tournament
+from solver.stats import mean_ci95
 
 
 def view(rows, hands, revealed=None, config=GameConfig.variant(2)):
@@ -70,7 +71,7 @@ def test_tournament_refuses_bad_arguments():
 
 
 # the heuristic bots, bot specs with options, parallel tournaments ------------------------
-from solver.bots import LowKeeperBot, SafeBot, SamplerBot, parse_bot_spec
+from solver.play.bots import LowKeeperBot, SafeBot, SamplerBot, parse_bot_spec
 
 STANDARD = GameConfig(players=2)
 
@@ -80,7 +81,7 @@ def view104(rows, hands, revealed=None):
 
 
 def test_every_bot_plays_whole_rounds():
-    from solver.game import play_round
+    from solver.play.runner import play_round
     import random as _random
     config = GameConfig(players=5)
     for name in ("lowkeeper", "safe", "sampler", "greedy", "random"):
@@ -143,13 +144,22 @@ def test_parallel_tournament_gives_the_same_result():
         run_tournament(config, names, 2, jobs=0)
 
 
-def test_progress_bar_on_a_stream():
+def test_progress_bar_is_drawn_on_a_terminal_only():
     import io
-    from solver.tournament import ProgressBar
-    out = io.StringIO()
-    bar = ProgressBar(4, stream=out)
-    for done in range(1, 5):
-        bar(done)
-    bar.close()
-    lines = out.getvalue().splitlines()
-    assert lines[-1].startswith("[" + "#" * 30 + "]") and "4/4 games" in lines[-1]
+    from solver.text.progress import GamesProgress
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    log = io.StringIO()
+    terminal = Terminal()
+    for stream in (log, terminal):
+        bar = GamesProgress(4, stream=stream)
+        for done in range(1, 5):
+            bar(done)
+        bar.close()
+    assert log.getvalue() == ""                     # a log or a pipe gets no progress
+    drawn = terminal.getvalue().split("\r")
+    assert drawn[-2].startswith("[" + "#" * 30 + "]") and "4/4 games" in drawn[-2]
+    assert drawn[-1] == "\033[K"                    # erased at the end

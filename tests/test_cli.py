@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from solver.cli import main
-from solver.position import Position
+from solver.core.position import Position
 
 GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
         "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
@@ -312,7 +312,7 @@ def test_play_quit():
 
 
 def test_render_marks_full_rows_and_hidden_hands():
-    from solver.render import render_position
+    from solver.text.render import render_position
     position = Position.from_text("104; 3 10 55 60 61, 7, 12 15 18, 21; 1 2 4, ?; 0 7")
     text = render_position(position, you=0, scores=[10, 20])
     row0 = text.splitlines()[2]

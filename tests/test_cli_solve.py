@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from solver.cli import main
 from solver.exact import Engine, solve
-from solver.graph import to_dot
-from solver.position import Position
+from solver.exact.graph import strategy_graph, to_dot
+from solver.core.position import Position
 
 SPEC_EXAMPLE = {"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
                 "hands": [[19, 22], [5, 17]]}
@@ -193,7 +193,7 @@ class NoMemory:
 
 
 def test_a_table_that_cannot_be_allocated_is_one_line(monkeypatch):
-    monkeypatch.setattr("solver.exact.ExactSearch", NoMemory)
+    monkeypatch.setattr("solver.exact.engine.ExactSearch", NoMemory)
     line = one_error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(SPEC_EXAMPLE)), 2)
     assert "out of memory: cannot allocate a table of" in line
 
@@ -252,9 +252,13 @@ def test_graphml_written_and_read_back(tmp_path):
     assert list(tmp_path.iterdir()) == [path]      # no temporary file left
 
 
+def graph_of(position, depth):
+    with Engine(position) as engine:
+        return strategy_graph(engine, engine.solve(position), depth)
+
+
 def test_graph_transpositions_merged_and_values_consistent():
-    solution = solve(Position.from_text(SEVEN_CARDS))
-    graph = solution.graph(3)
+    graph = graph_of(Position.from_text(SEVEN_CARDS), 3)
     # some position of turn 2 or 3 is reached by two different orders of play
     assert any(graph.in_degree(n) > 1 for n in graph)
     for node, data in graph.nodes(data=True):
@@ -271,7 +275,7 @@ def test_graph_transpositions_merged_and_values_consistent():
 
 
 def test_row_choice_on_graph_edges():
-    graph = solve(Position.from_dict(SPEC_EXAMPLE)).graph(1)
+    graph = graph_of(Position.from_dict(SPEC_EXAMPLE), 1)
     choices = [(d["card1"], d["card2"], d["row_player"], d["row"]) for _, _, d in graph.edges(data=True)]
     assert (22, 5, 2, 2) in choices
     assert all(row == -1 for a, b, player, row in choices if player == 0)
@@ -282,7 +286,7 @@ def test_dot_written(tmp_path):
     result = run(["solve", "-", "--graph", str(path)], SEVEN_CARDS)
     assert result.exit_code == 0, result.stderr
     text = path.read_text()
-    graph = solve(Position.from_text(SEVEN_CARDS)).graph(2)
+    graph = graph_of(Position.from_text(SEVEN_CARDS), 2)
     assert text == to_dot(graph)
     assert text.startswith("digraph") and text.rstrip().endswith("}")
     assert text.count(" -> ") == graph.number_of_edges()

@@ -6,8 +6,8 @@ import pytest
 
 from solver._rules import c_bullheads, c_play_turn, c_random_turn, random_rounds
 from solver.errors import ConfigError
-from solver.game import random_round_penalties
-from solver.rules import GameConfig, bullheads, fewest_bullheads_chooser, play_turn, row_bullheads
+from solver.play.runner import random_round_penalties
+from solver.core.rules import GameConfig, bullheads, fewest_bullheads_chooser, play_turn, row_bullheads
 
 
 def test_c_bullheads_table_matches_the_rule():

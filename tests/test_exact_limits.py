@@ -11,7 +11,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from positions_gen import random_deal, random_midround  # noqa: E402
 from solver.errors import SearchLimitError  # noqa: E402
-from solver.exact import UNBOUNDED, solve  # noqa: E402
+from solver.exact import solve
+from solver.limits import Limit
+from solver.exact.engine import UNBOUNDED  # noqa: E402
 
 FRACTIONS = (0.1, 0.3, 0.5, 0.7, 0.9, 0.99)
 
@@ -25,7 +27,7 @@ def positions():
 def bounds_at(position, max_nodes):
     """(lower, upper) proven within max_nodes, None if the search finished."""
     try:
-        solve(position, card_values=False, max_nodes=max_nodes)
+        solve(position, Limit(nodes=max_nodes), card_values=False)
     except SearchLimitError as stopped:
         lower, upper = stopped.bounds          # beyond UNBOUNDED: the search's infinities
         return (-UNBOUNDED if lower is None else max(lower, -UNBOUNDED),
@@ -38,7 +40,7 @@ def test_stopped_bounds_hold_the_value_and_only_tighten(position):
     full = solve(position, card_values=False)
     lower, upper = -UNBOUNDED, UNBOUNDED
     for fraction in FRACTIONS:
-        found = bounds_at(position, int(full.stats["nodes"] * fraction))
+        found = bounds_at(position, int(full.stats.nodes * fraction))
         if found is None:
             break
         assert found[0] - 1e-9 <= full.value <= found[1] + 1e-9
@@ -51,5 +53,5 @@ def test_a_search_stopped_at_its_last_node_has_proven_one_side(position):
     # the root's last round tests player 1's replies (which prove the upper bound) before
     # player 2's (the lower bound); the last node is in the second batch
     full = solve(position, card_values=False)
-    lower, upper = bounds_at(position, full.stats["nodes"] - 1)
+    lower, upper = bounds_at(position, full.stats.nodes - 1)
     assert min(full.value - lower, upper - full.value) < 1e-6

@@ -14,7 +14,7 @@ import pytest
 
 from positions_gen import WINDOW_SHIFT_ROUNDING, random_midround, small_positions
 from solver.exact import Engine
-from solver.position import Position
+from solver.core.position import Position
 
 CHECKER_ENTRIES = 1 << 20
 # the last one stored wrong bounds with exact keys before the window-shift rounding fix
@@ -38,7 +38,7 @@ def test_every_stored_bound_is_true(k, no_canonical):
 def test_a_big_2card_cache_changes_nothing_but_speed(monkeypatch):
     """Full deals get a bigger 2-card cache; forced onto small positions, the values are the
     same and the self-check (whose cache has the same size) still passes."""
-    import solver.exact as exact
+    import solver.exact.engine as exact
     positions = POSITIONS[:6] + [POSITIONS[-1]]
     default = [Engine(p).solve(p, card_values=False).value for p in positions]
     monkeypatch.setattr(exact, "ENDGAME_LOG2_BY_HAND", {k: 24 for k in range(1, 11)})

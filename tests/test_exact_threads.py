@@ -14,6 +14,7 @@ import reference_solver as ref  # noqa: E402
 from positions_gen import random_deal, random_midround  # noqa: E402
 from solver.errors import SearchLimitError  # noqa: E402
 from solver.exact import Engine, solve  # noqa: E402
+from solver.limits import Limit  # noqa: E402
 
 TOL = 1e-6
 
@@ -33,7 +34,7 @@ def test_two_threads_give_the_value_and_equilibria(position):
     one = solve(position, card_values=False)
     two = solve(position, threads=2)
     assert two.value == pytest.approx(one.value, abs=1e-9)
-    assert (two.stats["helper_nodes"] > 0) == (position.hand_size >= 7)
+    assert (two.stats.helper_nodes > 0) == (position.hand_size >= 7)
     # the strategies are an equilibrium of the whole root matrix (every entry exact)
     matrix = Engine(position).full_matrix(position)
     h1, h2 = position.hands
@@ -48,17 +49,17 @@ def test_two_threads_give_the_value_and_equilibria(position):
         assert two.card_values[1][card] == pytest.approx(x @ matrix[:, j], abs=TOL)
 
 
-@pytest.mark.parametrize("limits", [{"max_nodes": 20_000}, {"time_limit": 0.02}])
-def test_a_limit_stops_both_threads_with_true_bounds(limits):
+@pytest.mark.parametrize("limit", [Limit(nodes=20_000), Limit(seconds=0.02)])
+def test_a_limit_stops_both_threads_with_true_bounds(limit):
     position = random_midround(random.Random(3), 7)
     value = 1.3996526801747238               # this position's value (one thread)
     with pytest.raises(SearchLimitError) as stopped:
-        solve(position, threads=2, card_values=False, **limits)
+        solve(position, limit, threads=2, card_values=False)
     lower, upper = stopped.value.bounds
     if lower is not None:
         assert lower - 1e-9 <= value <= upper + 1e-9
     # the same engine solves it afterwards: nothing left running or half-written
     engine = Engine(position, threads=2)
     with pytest.raises(SearchLimitError):
-        engine.solve(position, card_values=False, **limits)
+        engine.solve(position, limit, card_values=False)
     assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)

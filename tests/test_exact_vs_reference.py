@@ -24,8 +24,8 @@ import reference_solver as ref  # noqa: E402
 from positions_gen import (WINDOW_SHIFT_ROUNDING, random_midround,  # noqa: E402
                            small_positions)
 from solver.exact import Engine, solve  # noqa: E402
-from solver.position import Position  # noqa: E402
-from solver.rules import bullheads, play_turn  # noqa: E402
+from solver.core.position import Position  # noqa: E402
+from solver.core.rules import bullheads, play_turn  # noqa: E402
 
 TOL = 1e-6
 N_SMALL = 300

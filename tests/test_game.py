@@ -5,11 +5,12 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from solver.bots import GreedyBot, RandomBot, make_bot
-from solver.game import (GameResult, IllegalMoveError, Player, deal, game_over, play_game,
-                         play_round)
-from solver.record import replay, replay_steps
-from solver.rules import GameConfig, bullheads, row_bullheads
+from solver.play.bots import GreedyBot, RandomBot, make_bot
+from solver.core.player import Player
+from solver.errors import IllegalMoveError
+from solver.play.runner import GameResult, deal, game_over, play_game, play_round
+from solver.core.record import replay, replay_steps
+from solver.core.rules import GameConfig, bullheads, row_bullheads
 
 
 class AnyRowBot(RandomBot):

@@ -7,12 +7,14 @@ from hypothesis import given, settings, strategies as st
 
 from solver import errors
 from solver._sim import Determinizer, immediate_costs
-from solver.game import PlayerView, deal
-from solver.mcts import (SearchPlayer, analyse, careful_costs, settle_auto, settle_opponents,
-                         unseen_pool)
-from solver.position import Position
-from solver.rules import GameConfig, play_turn, fewest_bullheads_chooser
-from solver.tournament import run_tournament
+from solver.core.player import PlayerView
+from solver.play.runner import deal
+from solver.limits import Limit
+from solver.mcts import Opponents, Policy, Reward, SearchOptions, Selection, SearchPlayer, analyse
+from solver.mcts.player import careful_costs, unseen_pool
+from solver.core.position import Position
+from solver.core.rules import GameConfig, play_turn, fewest_bullheads_chooser
+from solver.play.tournament import run_tournament
 
 
 def random_view(players, deck, turns, seed):
@@ -70,27 +72,27 @@ def four_player_position():
 
 def test_analysis_is_deterministic_for_a_seed_and_ranks_every_card():
     position = four_player_position()
-    a = analyse(position, iterations=2000, seed=4)
-    assert a.to_dict()["cards"] == analyse(position, iterations=2000, seed=4).to_dict()["cards"]
+    a = analyse(position, Limit(iterations=2000), seed=4)
+    assert a.to_dict()["cards"] == analyse(position, Limit(iterations=2000), seed=4).to_dict()["cards"]
     assert sorted(c.card for c in a.cards) == list(position.hands[0])
     assert sum(c.visits for c in a.cards) == a.iterations == 2000
     for c in a.cards:
         assert c.ci95[0] <= c.mean <= c.ci95[1]
-    two = analyse(position, iterations=2000, seed=4, jobs=2)
-    assert two.to_dict()["cards"] == analyse(position, iterations=2000, seed=4, jobs=2).to_dict()["cards"]
+    two = analyse(position, Limit(iterations=2000), seed=4, options=SearchOptions(jobs=2))
+    assert two.to_dict()["cards"] == analyse(position, Limit(iterations=2000), seed=4, options=SearchOptions(jobs=2)).to_dict()["cards"]
     assert two.stats["trees"] == 2
 
 
 def test_timed_analysis_stays_near_its_budget():
     position = Position.from_dict({"deck": 104, "rows": [[20], [92], [65], [103]],
                                    "hands": [list(range(30, 40))] + [None] * 9})
-    a = analyse(position, seconds=0.3)
+    a = analyse(position, Limit(seconds=0.3))
     assert a.seconds < 0.5 and a.iterations > 100
 
 
 def test_a_ten_player_decision_stays_within_its_budget():
     view, _ = random_view(10, 104, 1, seed=3)
-    player = SearchPlayer(seed=1, seconds=0.3)
+    player = SearchPlayer(seed=1, limit=Limit(seconds=0.3))
     start = time.perf_counter()
     card = player.choose_card(view)
     assert time.perf_counter() - start < 0.45 and card in view.hand
@@ -98,24 +100,32 @@ def test_a_ten_player_decision_stays_within_its_budget():
 
 
 def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
-    assert settle_auto(2, "auto", "auto") == ("rm+", "relative", "heuristic")
-    assert settle_auto(4, "auto", "auto") == ("ucb", "own", "random")
-    assert settle_auto(2, "ucb", "own", "random") == ("ucb", "own", "random")
-    two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"),
-                  iterations=500, seed=1)
+    two_seats = SearchOptions().settled(2)
+    assert (two_seats.selection, two_seats.reward, two_seats.policy) == (
+        Selection.RM_PLUS, Reward.RELATIVE, Policy.HEURISTIC)
+    four_seats = SearchOptions().settled(4)
+    assert (four_seats.selection, four_seats.reward, four_seats.policy) == (
+        Selection.UCB, Reward.OWN, Policy.RANDOM)
+    given = SearchOptions(selection="ucb", reward="own", policy="random").settled(2)
+    assert (given.selection, given.reward, given.policy) == (
+        Selection.UCB, Reward.OWN, Policy.RANDOM)
+    two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"), Limit(iterations=500), seed=1)
     assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
     assert two.stats["policy"] == "heuristic"
 
 
 def test_careful_opponents_are_the_default_under_ucb_only():
-    assert settle_opponents("auto", "ucb") == "careful"
-    assert settle_opponents("bandit", "ucb") == "bandit"
-    assert settle_opponents("auto", "rm+") == settle_opponents("careful", "rm") == "bandit"
+    def opponents(selection, opponents):
+        return SearchOptions(selection=selection, opponents=opponents).settled(4).opponents
+
+    assert opponents("ucb", "auto") is Opponents.CAREFUL
+    assert opponents("ucb", "bandit") is Opponents.BANDIT
+    assert opponents("rm+", "auto") is opponents("rm", "careful") is Opponents.BANDIT
     position = four_player_position()
-    assert analyse(position, iterations=500, seed=1).stats["opponents"] == "careful"
-    assert analyse(position, iterations=500, seed=1, opponents="bandit").stats["opponents"] == "bandit"
+    assert analyse(position, Limit(iterations=500), seed=1).stats["opponents"] == "careful"
+    assert analyse(position, Limit(iterations=500), seed=1, options=SearchOptions(opponents="bandit")).stats["opponents"] == "bandit"
     with pytest.raises(errors.ConfigError, match="'clever'"):
-        analyse(position, iterations=500, opponents="clever")
+        analyse(position, Limit(iterations=500), options=SearchOptions(opponents="clever"))
 
 
 def test_careful_costs_cover_every_card_another_seat_may_hold():
@@ -128,7 +138,7 @@ def test_careful_costs_cover_every_card_another_seat_may_hold():
 
 def test_an_unknown_playout_policy_is_a_config_error():
     with pytest.raises(errors.ConfigError, match="'clever'"):
-        SearchPlayer(policy="clever")
+        SearchPlayer(options=SearchOptions(policy="clever"))
 
 
 def test_immediate_costs_resolve_the_turn_by_the_rules():
@@ -145,16 +155,16 @@ def test_immediate_costs_resolve_the_turn_by_the_rules():
 
 def test_careful_opponents_are_an_option_of_the_player():
     with pytest.raises(errors.ConfigError, match="'clever'"):
-        SearchPlayer(opponents="clever")
+        SearchPlayer(options=SearchOptions(opponents="clever"))
     view, _ = random_view(5, 104, 3, seed=12)
-    picks = [SearchPlayer(seed=5, iterations=500, opponents="careful").choose_card(view)
+    picks = [SearchPlayer(seed=5, limit=Limit(iterations=500), options=SearchOptions(opponents="careful")).choose_card(view)
              for _ in range(2)]
     assert picks[0] == picks[1] and picks[0] in view.hand
 
 
 def test_the_player_is_deterministic_for_a_seed():
     view, _ = random_view(4, 104, 2, seed=11)
-    picks = [SearchPlayer(seed=5, iterations=500).choose_card(view) for _ in range(2)]
+    picks = [SearchPlayer(seed=5, limit=Limit(iterations=500)).choose_card(view) for _ in range(2)]
     assert picks[0] == picks[1] and picks[0] in view.hand
 
 
@@ -162,7 +172,7 @@ def test_row_choice_on_the_last_card_is_the_cheapest_row():
     rows = ((30, 31), (40, 55), (60,), (70,))
     config = GameConfig(players=2)
     view = PlayerView(config, 0, rows, (5,), rows, (), (0, 0), (0, 0), 9, revealed=(5, 80))
-    assert SearchPlayer(seed=1, iterations=200).choose_row(view, 5) == 2
+    assert SearchPlayer(seed=1, limit=Limit(iterations=200)).choose_row(view, 5) == 2
 
 
 def test_row_choice_looks_ahead():
@@ -171,7 +181,7 @@ def test_row_choice_looks_ahead():
     config = GameConfig(players=2)
     view = PlayerView(config, 0, rows, (3, 50), rows, (), (0, 0), (0, 0), 8,
                       revealed=(3, 101))
-    assert SearchPlayer(seed=1, iterations=400).choose_row(view, 3) == 0
+    assert SearchPlayer(seed=1, limit=Limit(iterations=400)).choose_row(view, 3) == 0
 
 
 def test_exact_handover_for_a_complete_information_two_player_view():
@@ -185,7 +195,7 @@ def test_exact_handover_for_a_complete_information_two_player_view():
     support = set(solve(position).strategies[0])
     picks = {SearchPlayer(seed=s).choose_card(view) for s in range(20)}
     assert picks == support == {19, 22}          # mixed: both cards get played
-    search = SearchPlayer(seed=1, iterations=300, exact_handover=False)
+    search = SearchPlayer(seed=1, exact_handover=False, limit=Limit(iterations=300))
     assert search.choose_card(view) in (19, 22) and search.last is not None
 
 

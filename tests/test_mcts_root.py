@@ -3,24 +3,25 @@ benchmark) and the search's reward option."""
 import pytest
 
 from solver._sim import Determinizer, Search
-from solver.mcts import root_strategies
-from solver.position import Position
+from solver.limits import Limit
+from solver.mcts import SearchOptions, Selection, root_strategies
+from solver.core.position import Position
 
 POSITION = Position.from_text("24; 3 8 11, 12 15 20 21, 1 2, 22; 14 16 18 19, 5 10 23 24; 5 1")
 
 
 @pytest.mark.parametrize("reward", ["own", "relative"])
 def test_root_strategies_are_distributions_over_each_hand_and_deterministic(reward):
-    strategies = root_strategies(POSITION, iterations=2000, seed=3, reward=reward)
+    strategies = root_strategies(POSITION, Limit(iterations=2000), seed=3, options=SearchOptions(reward=reward))
     for strategy, hand in zip(strategies, POSITION.hands):
         assert sorted(strategy) == list(hand)
         assert sum(strategy.values()) == pytest.approx(1.0)
-    assert strategies == root_strategies(POSITION, iterations=2000, seed=3, reward=reward)
+    assert strategies == root_strategies(POSITION, Limit(iterations=2000), seed=3, options=SearchOptions(reward=reward))
 
 
 def test_hidden_hands_have_no_strategy():
     position = Position.from_text("104; 20, 92, 65, 103; 5 10 11, ?, ?")
-    strategies = root_strategies(position, iterations=300)
+    strategies = root_strategies(position, Limit(iterations=300))
     assert strategies[1] is None and strategies[2] is None and sorted(strategies[0]) == [5, 10, 11]
 
 
@@ -32,17 +33,14 @@ def test_unknown_reward_refused():
 
 @pytest.mark.parametrize("selection", ["rm", "rm+"])
 def test_regret_matching_strategies_are_probability_vectors_and_deterministic(selection):
-    strategies = root_strategies(POSITION, iterations=3000, seed=5, reward="relative",
-                                 selection=selection)
+    strategies = root_strategies(POSITION, Limit(iterations=3000), seed=5, options=SearchOptions(reward="relative", selection=selection))
     for strategy, hand in zip(strategies, POSITION.hands):
         assert sorted(strategy) == list(hand)
         assert all(0.0 <= p <= 1.0 for p in strategy.values())
         assert sum(strategy.values()) == pytest.approx(1.0)
-    again = root_strategies(POSITION, iterations=3000, seed=5, reward="relative",
-                            selection=selection)
+    again = root_strategies(POSITION, Limit(iterations=3000), seed=5, options=SearchOptions(reward="relative", selection=selection))
     assert strategies == again
-    other = root_strategies(POSITION, iterations=3000, seed=6, reward="relative",
-                            selection=selection)
+    other = root_strategies(POSITION, Limit(iterations=3000), seed=6, options=SearchOptions(reward="relative", selection=selection))
     assert other != strategies
 
 
@@ -70,8 +68,7 @@ def test_regret_matching_is_near_the_equilibrium_of_a_small_position():
     value = engine.solve(POSITION).value
     matrix = engine.full_matrix(POSITION)
     x, y = (np.array([s[c] for c in hand]) for s, hand in
-            zip(root_strategies(POSITION, iterations=20000, seed=1, selection="rm+",
-                                reward="relative"), POSITION.hands))
+            zip(root_strategies(POSITION, Limit(iterations=20000), seed=1, options=SearchOptions(selection="rm+", reward="relative")), POSITION.hands))
     assert value - (x @ matrix).min() < 0.5
     assert (matrix @ y).max() - value < 0.5
 
@@ -85,22 +82,22 @@ def test_unknown_selection_or_gamma_refused():
 
 
 def test_search_player_and_analyse_accept_the_options():
-    from solver.bots import make_bot, parse_bot_spec
+    from solver.play.bots import make_bot, parse_bot_spec
     from solver.errors import ConfigError
     from solver.mcts import analyse
     name, options = parse_bot_spec("mcts:iterations=300:selection=rm:reward=relative:c=8:gamma=0.2")
     assert options == {"iterations": 300, "selection": "rm", "reward": "relative", "c": 8.0,
                        "gamma": 0.2}
     bot = make_bot("mcts:iterations=300:selection=rm+", seed=1)
-    assert bot.selection == "rm+"
+    assert bot.options.selection is Selection.RM_PLUS
     with pytest.raises(ConfigError):
         make_bot("mcts:selection=best")
     with pytest.raises(ConfigError):
         make_bot("mcts:reward=mine")
     position = Position.from_text("104; 20, 92, 65, 103; 5 10 11 21 24 37, ?, ?")
-    a = analyse(position, iterations=2000, seed=1, selection="rm")
-    assert a.cards == analyse(position, iterations=2000, seed=1, selection="rm").cards
+    a = analyse(position, Limit(iterations=2000), seed=1, options=SearchOptions(selection="rm"))
+    assert a.cards == analyse(position, Limit(iterations=2000), seed=1, options=SearchOptions(selection="rm")).cards
     shares = [c.share for c in a.cards]
     assert shares == sorted(shares, reverse=True) and sum(shares) == pytest.approx(1.0)
     assert a.to_dict()["cards"][0]["share"] == shares[0]
-    assert "share" not in analyse(position, iterations=500, seed=1).to_dict()["cards"][0]
+    assert "share" not in analyse(position, Limit(iterations=500), seed=1).to_dict()["cards"][0]

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from solver import errors
-from solver.position import Position, parse_notation
+from solver.core.position import Position, parse_notation
 
 GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
         "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from solver.exact import Engine
-from solver.position import Position
+from solver.core.position import Position
 
 TOL = 1e-6
 HERE = os.path.dirname(os.path.abspath(__file__))

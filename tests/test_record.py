@@ -5,11 +5,11 @@ import random
 import pytest
 
 from solver import errors
-from solver.bots import GreedyBot, RandomBot
-from solver.game import play_round
-from solver.record import (CardNotInHandError, RowChoiceError, TooManyTurnsError,
-                           TurnFormatError, replay, replay_steps)
-from solver.rules import GameConfig
+from solver.play.bots import GreedyBot, RandomBot
+from solver.play.runner import play_round
+from solver.core.record import replay, replay_steps
+from solver.errors import CardNotInHandError, RowChoiceError, TooManyTurnsError, TurnFormatError
+from solver.core.rules import GameConfig
 
 SPEC_RECORD = {
     "deck": 24,

@@ -7,8 +7,8 @@ import pytest
 
 import reference_solver as ref
 from positions_gen import SMALL_POSITIONS, random_deal, random_midround, small_positions
-from solver.position import Position
-from solver.rules import bullheads, place_card, target_row
+from solver.core.position import Position
+from solver.core.rules import bullheads, place_card, target_row
 
 TOL = 1e-9
 

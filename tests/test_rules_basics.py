@@ -1,5 +1,5 @@
 """The seeds' worked examples and the bullhead table."""
-from solver.rules import bullheads, play_turn, target_row, fewest_bullheads_chooser
+from solver.core.rules import bullheads, play_turn, target_row, fewest_bullheads_chooser
 from solver._rules import c_bullheads, c_play_turn
 
 

@@ -6,7 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from solver._rules import random_rounds
 from solver._sim import Determinizer, Search, finish_round, heuristic_card, playout_rounds
-from solver.rules import bullheads, row_bullheads
+from solver.core.rules import bullheads, row_bullheads
 
 
 def test_playouts_are_deterministic_and_match_the_random_simulator_on_average():

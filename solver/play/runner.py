@@ -1,9 +1,8 @@
-"""Round and whole-game runners with pluggable players.
+"""Round and whole-game runners: seats (`core.player.Player`) at a table, turn by turn.
 
-A `Player` sees the table through a `PlayerView` (what its seat may know) and answers two
-questions: which card to play (`choose_card`), and which row to take when its card is lower
-than every row end (`choose_row`, asked during resolution, every card of the turn revealed).
-Every round played produces a game record in the SPEC format, which `solver.record` replays.
+Each seat sees the table through a `PlayerView` (what its seat may know). Every round played
+produces a game record (docs/formats.md), which `core.record` replays; every turn is played
+by `core.turn.apply_turn`.
 
 Randomness comes only from `random.Random` objects built from the seeds given, so a game is
 determined by its seed and its players.
@@ -12,68 +11,18 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from . import errors
-from .position import Position
-from .record import Turn, TurnOutcome, replay_turn
-from .rules import (ROWS, GameConfig, cheapest_row, fewest_bullheads_chooser, play_turn,
-                    row_bullheads, target_row)
-
-
-class IllegalMoveError(errors.NimmtError):
-    """A player answered with a card it does not hold or a row that does not exist."""
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What seat `seat` may see. `revealed` (every card of the turn, by seat) is set only
-    while choosing a row; `rows` are then the rows at that moment of the resolution."""
-    config: GameConfig
-    seat: int
-    rows: Tuple[Tuple[int, ...], ...]
-    hand: Tuple[int, ...]
-    start_rows: Tuple[Tuple[int, ...], ...]   # the 4 face-up cards the round began with
-    played: Tuple[Tuple[int, ...], ...]      # cards of the earlier turns of this round, by turn
-    penalties: Tuple[int, ...]               # bullheads taken this round, by seat
-    scores: Tuple[int, ...]                  # totals of the earlier rounds, by seat
-    turn: int                                # 0-based turn of the round
-    revealed: Optional[Tuple[int, ...]] = None
-
-    @property
-    def players(self) -> int:
-        return self.config.players
-
-    @property
-    def hand_sizes(self) -> Tuple[int, ...]:
-        return (len(self.hand),) * self.players   # everyone plays one card a turn
-
-    def unseen(self) -> List[int]:
-        """Cards this seat has not seen: in the other hands, or out of play (104-card deck)."""
-        seen = set(self.hand)
-        seen.update(c for row in self.start_rows for c in row)
-        seen.update(c for cards in self.played for c in cards)
-        if self.revealed:
-            seen.update(self.revealed)
-        return [c for c in range(1, self.config.deck + 1) if c not in seen]
-
-
-class Player:
-    """Base class of every player (bots, humans). Override `choose_card`, maybe `choose_row`."""
-    name = "player"
-
-    def choose_card(self, view: PlayerView) -> int:
-        raise NotImplementedError
-
-    def choose_row(self, view: PlayerView, card: int) -> int:
-        """Row (0..3) to take for a too-low `card`. Default: the SPEC's cheapest row."""
-        return cheapest_row(view.rows)
-
-    def round_over(self, record: Dict[str, Any], penalties: Sequence[int]) -> None:
-        """Told the record and penalties of each finished round (for display, learning)."""
+from .. import errors
+from ..core.player import Player, PlayerView
+from ..core.position import Position
+from ..core.rules import (ROWS, GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads,
+                          target_row)
+from ..core.turn import Turn, TurnOutcome, apply_turn
+from ..errors import IllegalMoveError
 
 
 @dataclass
 class RoundResult:
-    record: Dict[str, Any]           # SPEC game record of the round
+    record: Dict[str, Any]           # the game record of the round (docs/formats.md)
     penalties: Tuple[int, ...]       # bullheads each seat took
     final: Position                  # the table after the last turn
 
@@ -124,7 +73,7 @@ def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random
         if target_row(table.position.rows, cards[low]) is None:
             view = table.view(low, t, revealed=cards)
             choices[low] = _ask_row(players[low], view, cards[low])
-        outcome = replay_turn(table.position, Turn(cards, tuple(choices)), t)
+        outcome = apply_turn(table.position, Turn(cards, tuple(choices)), t)
         record["turns"].append(outcome.turn.to_dict())
         played.append(cards)
         table.position = outcome.position

@@ -1,31 +1,8 @@
 """Plain-text reports of exact solutions (`nimmt solve`), built on render.py's table."""
 from typing import Dict, List
 
-from .exact import Line, Solution
-from .render import render_position
-
-LOSS_TOLERANCE = 1e-9       # below this a card loses nothing
-
-
-def player_name(k: int) -> str:
-    return f"player {k + 1}"
-
-
-def card_losses(solution: Solution) -> List[Dict[int, float]]:
-    """What each card loses, for its owner, against the opponent's equilibrium strategy.
-
-    Player 1 maximizes the value, player 2 minimizes it; a loss is always >= 0.
-    """
-    losses = []
-    for k, values in enumerate(solution.card_values):
-        sign = 1 if k == 0 else -1
-        losses.append({c: None if v is None else clean(sign * (solution.value - v))
-                       for c, v in values.items()})
-    return losses
-
-
-def clean(loss: float) -> float:
-    return 0.0 if abs(loss) < LOSS_TOLERANCE else loss
+from ..exact.solution import Line, SearchStats, Solution
+from .render import player_name, render_position
 
 
 def format_strategy(strategy: Dict[int, float]) -> str:
@@ -42,7 +19,7 @@ def format_solution(solution: Solution, show_stats: bool = False) -> str:
     lines.append("equilibrium strategies for this turn")
     lines += [f"  {player_name(k)}: {format_strategy(s)}"
               for k, s in enumerate(solution.strategies)]
-    lines += ["", *format_card_values(solution), "", *format_principal_line(solution.principal_line())]
+    lines += ["", *format_card_values(solution), "", *format_principal_line(solution.principal_line or [])]
     if show_stats:
         lines += ["", *format_stats(solution.stats)]
     return "\n".join(lines)
@@ -51,7 +28,7 @@ def format_solution(solution: Solution, show_stats: bool = False) -> str:
 def format_card_values(solution: Solution) -> List[str]:
     lines = ["every card against the opponent's equilibrium strategy"
              " (value for player 1; loss for the card's owner)"]
-    losses = card_losses(solution)
+    losses = solution.card_losses()
     for k, values in enumerate(solution.card_values):
         strategy = solution.strategies[k]
         lines.append(f"  {player_name(k)}")
@@ -82,13 +59,13 @@ def format_principal_line(line: List[Line]) -> List[str]:
     return lines
 
 
-def format_stats(stats: dict) -> List[str]:
-    probes = stats.get("tt_probes", 0)
-    hit_rate = f" ({stats['tt_hits'] / probes:.1%} of {probes} probes)" if probes else ""
+def format_stats(stats: SearchStats) -> List[str]:
+    probes = stats.tt_probes
+    hit_rate = f" ({stats.tt_hits / probes:.1%} of {probes} probes)" if probes else ""
     return ["search statistics",
-            f"  nodes                       {stats.get('nodes', 0)}"
-            f" (+ {stats.get('small_nodes', 0)} small endgame nodes)",
-            f"  transposition table hits    {stats.get('tt_hits', 0)}{hit_rate}",
-            f"  matrix games solved         {stats.get('matrix_games', 0)}",
-            f"  children never evaluated    {stats.get('children_never_evaluated', 0.0):.1%}",
-            f"  seconds                     {stats.get('seconds', 0.0):.3f}"]
+            f"  nodes                       {stats.nodes}"
+            f" (+ {stats.small_nodes} small endgame nodes)",
+            f"  transposition table hits    {stats.tt_hits}{hit_rate}",
+            f"  matrix games solved         {stats.matrix_games}",
+            f"  children never evaluated    {stats.children_never_evaluated:.1%}",
+            f"  seconds                     {stats.seconds:.3f}"]

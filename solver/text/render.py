@@ -1,12 +1,12 @@
-"""Plain-text rendering of a table, to read at a glance in a terminal.
+"""Plain-text rendering of a table and of a turn, to read at a glance in a terminal.
 
     row 0 |  8 24 29             | 3 cards   3 bullheads
     row 1 | 11 12 13 14 15       | 5 cards  10 bullheads  FULL: a 6th card takes it
 """
 from typing import List, Optional, Sequence
 
-from .position import Position
-from .rules import ROW_LIMIT, row_bullheads
+from ..core.position import Position
+from ..core.rules import ROW_LIMIT, row_bullheads
 
 ROW_WIDTH = 4 * ROW_LIMIT - 1     # room for 5 cards of 3 digits
 
@@ -55,3 +55,23 @@ def render_position(position: Position, you: Optional[int] = None,
 def _per_seat(values: Sequence[int], names: Optional[Sequence[str]]) -> str:
     labels = names or [f"P{k + 1}" for k in range(len(values))]
     return ", ".join(f"{label} {v}" for label, v in zip(labels, values))
+
+
+def player_name(k: int) -> str:
+    """Players are numbered from 1 for people (rows from 0, as in the JSON formats)."""
+    return f"player {k + 1}"
+
+
+def describe_turn(t: int, cards: Sequence[int], taken: Sequence[Sequence[int]],
+                  chosen_rows: Sequence[Optional[int]], names: Optional[Sequence[str]] = None) -> str:
+    """`turn 3: P1 12, P2 40 | P2 took [31, 33, 35, 36, 39] (9 bullheads)`."""
+    label = (lambda k: names[k]) if names else (lambda k: f"P{k + 1}")
+    played = ", ".join(f"{label(k)} {c}" for k, c in enumerate(cards))
+    events = []
+    for k, cards_taken in enumerate(taken):
+        if cards_taken:
+            how = f" row {chosen_rows[k]}" if chosen_rows[k] is not None else ""
+            bulls = row_bullheads(cards_taken)
+            events.append(f"{label(k)} took{how} {list(cards_taken)}"
+                          f" ({bulls} bullhead{'s' if bulls > 1 else ''})")
+    return f"turn {t + 1}: {played}" + (" | " + "; ".join(events) if events else "")

@@ -6,8 +6,8 @@ lower than every row end makes its owner take a row of their choice (`choose_row
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple
 
-from .errors import ConfigError
-from .limits import MAX_THRESHOLD
+from ..errors import ConfigError
+from ..limits import MAX_THRESHOLD
 
 ROWS = 4
 ROW_LIMIT = 5          # the 6th card takes the row
@@ -133,5 +133,5 @@ def play_turn(rows: Sequence[Sequence[int]], cards: Sequence[int],
 
 
 def fewest_bullheads_chooser(player: int, rows: List[List[int]], card: int) -> int:
-    """The default row choice of the SPEC: fewest bullheads, lowest number among equals."""
+    """The default row choice: fewest bullheads, lowest number among equals."""
     return cheapest_row(rows)

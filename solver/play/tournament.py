@@ -6,22 +6,18 @@ tournament seed and g: games are independent and the result is determined by the
 same whatever the number of worker processes (`jobs`): games are added up in their order.
 (A bot with a budget in seconds, such as `mcts:seconds=1`, is not reproducible by nature.)
 """
-import math
 import multiprocessing
 import random
-import sys
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, TextIO, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from .. import errors
+from ..core.rules import GameConfig
+from ..errors import ConfigError
+from ..limits import MAX_GAMES, MAX_JOBS
+from ..stats import mean_ci95
 from .bots import make_bot
-from . import errors
-from .errors import ConfigError
-from .game import GameResult, play_game
-from .limits import MAX_GAMES, MAX_JOBS
-from .rules import GameConfig
-
-Z95 = 1.959964  # normal quantile for a two-sided 95% interval
+from .runner import GameResult, play_game
 
 
 @dataclass
@@ -43,19 +39,6 @@ class BotStats:
             "mean_score": sum(self.game_scores) / seats if seats else 0.0,
             "win_rate": self.wins / seats if seats else 0.0,
         }
-
-
-def mean_ci95(values: Sequence[float]):
-    """Mean and its normal-approximation 95% confidence interval."""
-    n = len(values)
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = sum(values) / n
-    if n < 2:
-        return mean, mean, mean
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
-    half = Z95 * sd / math.sqrt(n)
-    return mean, mean - half, mean + half
 
 
 def lineup(names: Sequence[str], players: int, game: int) -> List[str]:
@@ -139,54 +122,3 @@ def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameS
         bot.game_scores.append(result.scores[k])
         if k in winners:
             bot.wins += 1 / len(winners)
-
-
-def format_table(summary: Dict[str, Any]) -> str:
-    """The tournament summary as a markdown table."""
-    lines = [f"{summary['games']} games, {summary['rounds']} rounds, {summary['players']} players,"
-             f" deck {summary['deck']}, threshold {summary['threshold']}, seed {summary['seed']}",
-             "",
-             "| bot | seat-games | bullheads/round | 95% CI | mean score | win rate |",
-             "|---|---:|---:|---|---:|---:|"]
-    for bot in summary["bots"]:
-        lo, hi = bot["ci95"]
-        lines.append(f"| {bot['name']} | {bot['seat_games']} | {bot['mean_penalty_per_round']:.2f}"
-                     f" | [{lo:.2f}, {hi:.2f}] | {bot['mean_score']:.1f}"
-                     f" | {100 * bot['win_rate']:.1f}% |")
-    return "\n".join(lines)
-
-
-def bar(fraction: float, width: int = 30) -> str:
-    """`[#######.......]`: a progress bar `fraction` (0..1) of the way."""
-    filled = int(width * min(1.0, max(0.0, fraction)))
-    return f"[{'#' * filled}{'.' * (width - filled)}]"
-
-
-class ProgressBar:
-    """`[#######.........]  12/40 games  3.1 s  ETA 7 s` on stderr, redrawn in place (a new
-    line per tenth of the way when stderr is not a terminal)."""
-    WIDTH = 30
-
-    def __init__(self, total: int, label: str = "games", stream: Optional[TextIO] = None):
-        self.total, self.label = total, label
-        self.stream = stream if stream is not None else sys.stderr
-        self.start = time.perf_counter()
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last_tenth = -1
-
-    def __call__(self, done: int) -> None:
-        elapsed = time.perf_counter() - self.start
-        tenth = 10 * done // self.total
-        if not self.tty and tenth == self.last_tenth and done < self.total:
-            return
-        self.last_tenth = tenth
-        eta = elapsed / done * (self.total - done) if done else 0.0
-        line = (f"{bar(done / self.total, self.WIDTH)} {done:>{len(str(self.total))}}"
-                f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
-        self.stream.write(("\r" + line) if self.tty else line + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()

@@ -1,55 +1,16 @@
-"""Game records (SPEC format): validation and replay.
+"""Game records (docs/formats.md): validation and replay.
 
 A record is a starting position (every hand visible) plus `turns`; turn t holds `cards[k]`,
 the card player k plays, and optionally `row_choices[k]`, the row player k takes when their
 card is lower than every row end (missing: the cheapest row, lowest number among equals).
 """
-from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
-from . import errors
+from .. import errors
+from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
 from .position import Position, parse_json, read_source
-from .rules import ROWS, cheapest_row, play_turn, row_bullheads
-
-TURN_KEYS = ("cards", "row_choices")
-
-
-class TurnFormatError(errors.RecordError):
-    """`turns` or one of its turns is not shaped as the SPEC says."""
-
-
-class CardNotInHandError(errors.RecordError):
-    """A turn plays a card its player does not hold (anymore)."""
-
-
-class RowChoiceError(errors.RecordError):
-    """A row choice that is not 0..3, or given for a card that was not too low."""
-
-
-class TooManyTurnsError(errors.RecordError):
-    """More turns than cards in the hands."""
-
-
-@dataclass(frozen=True)
-class Turn:
-    """One validated turn: the cards played and the row choices given (None: not given)."""
-    cards: Tuple[int, ...]
-    row_choices: Tuple[Optional[int], ...]
-
-    def to_dict(self) -> Dict[str, Any]:
-        data: Dict[str, Any] = {"cards": list(self.cards)}
-        if any(c is not None for c in self.row_choices):
-            data["row_choices"] = list(self.row_choices)
-        return data
-
-
-@dataclass(frozen=True)
-class TurnOutcome:
-    """What a replayed turn did: who took which cards, which rows were chosen, the result."""
-    turn: Turn
-    taken: Tuple[Tuple[int, ...], ...]
-    chosen_rows: Tuple[Optional[int], ...]   # the row each player took by choice (default too)
-    position: Position                       # the position after the turn
+from .rules import ROWS
+from .turn import Turn, TurnOutcome, apply_turn
 
 
 def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
@@ -101,37 +62,12 @@ def _parse_turn(turn: Any, t: int, players: int) -> Turn:
     return Turn(tuple(cards), tuple(choices))
 
 
-def replay_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
-    """Play one turn from `position` (every hand visible); `number` (0-based) is for messages."""
-    where = f"turn {number + 1}"
-    for k, card in enumerate(turn.cards):
-        if card not in position.hands[k]:
-            raise CardNotInHandError(f"{where}: player {k + 1} plays {errors.quote_json(card)},"
-                                     f" which is not in their hand {list(position.hands[k])}")
-    chosen: List[Optional[int]] = [None] * position.players
-
-    def choose(player: int, rows: List[List[int]], card: int) -> int:
-        given = turn.row_choices[player]
-        chosen[player] = cheapest_row(rows) if given is None else given
-        return chosen[player]
-
-    rows, taken = play_turn(position.rows, turn.cards, choose)
-    for k, given in enumerate(turn.row_choices):
-        if given is not None and chosen[k] is None:
-            raise RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but their"
-                                 f" card {turn.cards[k]} was not lower than every row end")
-    hands = [[c for c in hand if c != card] for hand, card in zip(position.hands, turn.cards)]
-    penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
-    after = Position.create(rows, hands, penalties, position.deck)
-    return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after)
-
-
 def replay_steps(data: Any) -> Tuple[Position, List[TurnOutcome]]:
     """Replay a record (a dict): the starting position and the outcome of every turn."""
     position, turns = parse_record(data)
     start, outcomes = position, []
     for t, turn in enumerate(turns):
-        outcome = replay_turn(position, turn, t)
+        outcome = apply_turn(position, turn, t)
         outcomes.append(outcome)
         position = outcome.position
     return start, outcomes

@@ -1,4 +1,4 @@
-"""Positions: the SPEC exchange format, validated, with JSON and a compact text notation.
+"""Positions: the JSON format of docs/formats.md, validated, with JSON and a compact text notation.
 
 Text notation (one line, sections separated by `;`):
 
@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from . import errors
+from .. import errors
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
 
 Row = Tuple[int, ...]

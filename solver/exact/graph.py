@@ -18,15 +18,17 @@ from typing import Dict, List
 
 import networkx as nx
 
-from .errors import SHORT_PATH, NimmtError, quote
-from .exact import Solution, play
+from ..errors import SHORT_PATH, NimmtError, quote
+from .engine import play_cards
+from .solution import Solution
 
 GRAPH_FORMATS = (".graphml", ".dot")
 
 
-def strategy_graph(solution: Solution, depth: int = 2) -> nx.DiGraph:
-    """Equilibrium strategy graph of `solution` to `depth` turns (all attributes str/int/float)."""
-    engine = solution._engine
+def strategy_graph(engine, solution: Solution, depth: int = 2) -> nx.DiGraph:
+    """Equilibrium strategy graph of `solution` to `depth` turns (all attributes str/int/float).
+
+    `engine` is the `Engine` that solved it (its table makes the children cheap to solve)."""
     graph = nx.DiGraph(root=solution.position.to_text(), depth=depth)
     root = add_node(graph, solution, turn=0, reach=1.0)
     level: Dict[str, Solution] = {root: solution}
@@ -46,7 +48,8 @@ def expand(graph: nx.DiGraph, engine, node: str, solution: Solution, turn: int):
     for a in sorted(x):
         for b in sorted(y):
             choice = engine.best_row_choice(position, (a, b))
-            child_position, penalties = play(position, (a, b), None if choice is None else choice[1])
+            outcome = play_cards(position, (a, b), None if choice is None else choice[1])
+            child_position, penalties = outcome.position, outcome.penalties
             child = child_position.to_text()
             probability = x[a] * y[b]
             reach = graph.nodes[node]["reach"] * probability

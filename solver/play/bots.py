@@ -19,15 +19,19 @@ import math
 import random
 from typing import Any, Callable, Dict, List, Sequence
 
-from .errors import ConfigError, quote
-from .game import Player, PlayerView
-from .rules import ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads, target_row
+from .._rules import c_play_turn
+from ..core.player import Player, PlayerView
+from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads,
+                          target_row)
+from ..errors import ConfigError, quote
+from ..limits import Limit
+from ..mcts import SearchOptions, SearchPlayer
 
 Rows = Sequence[Sequence[int]]
 
 
 class RandomBot(Player):
-    """Plays a card of its hand uniformly at random; takes the cheapest row (SPEC default)."""
+    """Plays a card of its hand uniformly at random; takes the cheapest row (the default row choice)."""
     name = "random"
 
     def __init__(self, seed=None):
@@ -208,7 +212,6 @@ class SamplerBot(GreedyBot):
     future = 0.5
 
     def choose_card(self, view: PlayerView) -> int:
-        from ._rules import c_play_turn
         hand = list(view.hand)
         if len(hand) == 1:
             return hand[0]
@@ -226,9 +229,11 @@ class SamplerBot(GreedyBot):
         return min(hand, key=lambda c: (round(costs[c], 9), _gap(view.rows, c)))
 
 
-def _make_search_player(seed=None, **options):
-    from .mcts import SearchPlayer
-    return SearchPlayer(seed, **options)
+def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
+                        exact_max_cards=7, **options) -> SearchPlayer:
+    """The search player of a spec's options: the budget, how it searches, the hand-over."""
+    return SearchPlayer(seed, Limit(seconds=seconds, iterations=iterations),
+                        SearchOptions(**options), exact_handover, exact_max_cards)
 
 
 BOTS: Dict[str, Callable[..., Player]] = {

@@ -1,0 +1,78 @@
+"""One turn played on a `Position`: the one Python path that plays a turn.
+
+Records, the exact solver's principal line and strategy graph, and the game runners all
+play their turns through `apply_turn`, on the rules of `rules.play_turn`.
+"""
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
+
+from .. import errors
+from .position import Position
+from .rules import cheapest_row, play_turn, row_bullheads
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The cards of a turn, one per player, and the row choices given (None: not given; a
+    too-low card then takes the cheapest row, the lowest number among equals)."""
+    cards: Tuple[int, ...]
+    row_choices: Tuple[Optional[int], ...]
+
+    @classmethod
+    def of(cls, cards, row_choices=None) -> "Turn":
+        cards = tuple(cards)
+        choices = tuple(row_choices) if row_choices is not None else (None,) * len(cards)
+        return cls(cards, choices)
+
+    def to_dict(self) -> Dict[str, Any]:
+        data: Dict[str, Any] = {"cards": list(self.cards)}
+        if any(c is not None for c in self.row_choices):
+            data["row_choices"] = list(self.row_choices)
+        return data
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """What a turn did: who took which cards, which rows were chosen, the position after."""
+    turn: Turn
+    taken: Tuple[Tuple[int, ...], ...]
+    chosen_rows: Tuple[Optional[int], ...]   # the row each player took by choice (default too)
+    position: Position                       # after the turn, penalties added
+
+    @property
+    def penalties(self) -> Tuple[int, ...]:
+        """The bullheads each player took this turn."""
+        return tuple(row_bullheads(cards) for cards in self.taken)
+
+
+def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
+    """Play `turn` from `position` (every hand visible). Refuses a card not in its player's
+    hand and a row choice for a card that was not too low; `number` (0-based) is the turn's
+    number in messages."""
+    where = f"turn {number + 1}"
+    if len(turn.cards) != position.players:
+        raise errors.TurnFormatError(f"{where}: {len(turn.cards)} cards for"
+                                     f" {position.players} players")
+    for k, card in enumerate(turn.cards):
+        hand = position.hands[k]
+        if hand is None or card not in hand:
+            raise errors.CardNotInHandError(
+                f"{where}: player {k + 1} plays {errors.quote_json(card)}, which is not in"
+                f" their hand {list(hand) if hand is not None else '(unseen)'}")
+    chosen: List[Optional[int]] = [None] * position.players
+
+    def choose(player: int, rows: List[List[int]], card: int) -> int:
+        given = turn.row_choices[player]
+        chosen[player] = cheapest_row(rows) if given is None else given
+        return chosen[player]
+
+    rows, taken = play_turn(position.rows, turn.cards, choose)
+    for k, given in enumerate(turn.row_choices):
+        if given is not None and chosen[k] is None:
+            raise errors.RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but"
+                                        f" their card {turn.cards[k]} was not lower than every"
+                                        f" row end")
+    hands = [[c for c in hand if c != card] for hand, card in zip(position.hands, turn.cards)]
+    penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
+    after = Position.create(rows, hands, penalties, position.deck)
+    return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after)

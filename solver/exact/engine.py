@@ -1,0 +1,322 @@
+"""The exact solver of 2-player positions with both hands visible (the 24-card game).
+
+`Engine` owns one C search (`solver._search.ExactSearch`) and its transposition table, which
+it keeps between calls, so solving the children of a solved position is cheap; it frees the
+table on `close()` or at the end of a `with` block. `solve(position)` is one engine for one
+answer. The search itself is in cext/search.pyx; this module maps cards to ranks, runs the
+search under a `Limit` with progress, and explains the result as a `Solution`.
+"""
+import threading
+import time
+from typing import Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from .._search import ExactSearch
+from ..core.position import Position
+from ..core.rules import bullheads, row_bullheads, target_row
+from ..core.turn import Turn, TurnOutcome, apply_turn
+from ..errors import NimmtError, NotSolvableError, SearchLimitError
+from ..limits import Limit
+from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
+from .solution import Line, SearchStats, Solution
+
+# Default sizes by cards per hand. A solve's table and 2-card cache are fresh memory, whose
+# pages the system clears as the search first touches them: below 8 cards that costs more
+# than a larger table saves, while at 8 cards the 16 MB cache pays and from 9 cards a 256 MB
+# one (docs/exact-search.md).
+TT_MB_BY_HAND = {7: 16, 8: 128, 9: 1024, 10: 3200}   # table (MB); SMALL_TT_MB below 7 cards
+SMALL_TT_MB = 8
+ENDGAME_LOG2_BY_HAND = {7: 18, 8: 20, 9: 24, 10: 24}  # 2-card cache slots (log2, 16 bytes each,
+SMALL_ENDGAME_LOG2 = 17                               # one cache per thread); below 7 cards
+UNBOUNDED = 1000.0               # bounds this large are the search's infinities: nothing proven
+
+# progress(nodes, (lower, upper) proven so far, seconds), called about 4 times a second
+ProgressCallback = Callable[[int, Tuple[float, float], float], None]
+
+
+def check_solvable(position: Position) -> None:
+    if position.players != 2:
+        raise NotSolvableError(f"the exact solver needs exactly 2 players, got {position.players}")
+    for k, hand in enumerate(position.hands):
+        if hand is None:
+            raise NotSolvableError(f"the exact solver needs both hands; hand of player {k + 1} is unseen")
+
+
+class RankMap:
+    """Cards of a root position relabelled by rank among its live cards (hands, row ends).
+
+    Only comparisons between live cards and the bullheads of hand cards matter for the rest
+    of the round, so every descendant position maps into the same ranks.
+    """
+
+    def __init__(self, position: Position):
+        live = sorted([c for h in position.hands for c in h] + [r[-1] for r in position.rows])
+        self.rank = {card: i for i, card in enumerate(live)}
+        self.bulls = [bullheads(card) for card in live]
+
+    def state(self, position: Position):
+        hands = [[self.rank[c] for c in h] for h in position.hands]
+        rows = [(self.rank[r[-1]], len(r), row_bullheads(r)) for r in position.rows]
+        return hands[0], hands[1], rows
+
+
+class Engine:
+    """One exact search, its table kept, for a root position and its subtree.
+
+    `tt_mb`: the table's size in MB (default by hand size); `threads`: 1, or 2 for a helper
+    thread that shares the tests of big nodes (node counts then vary with timing).
+    `no_pruning` and `no_canonical` switch ideas off, for the benchmarks' ablations.
+    """
+
+    def __init__(self, root: Position, tt_mb: Optional[float] = None, threads: int = 1,
+                 no_pruning: bool = False, no_canonical: bool = False):
+        check_solvable(root)
+        if threads not in (1, 2):
+            raise NimmtError(f"threads must be 1 or 2, got {threads!r}")
+        self.root = root
+        self.ranks = RankMap(root)
+        if tt_mb is None:
+            tt_mb = TT_MB_BY_HAND.get(root.hand_size, SMALL_TT_MB)
+        entries = max(int(tt_mb * 2 ** 20) // ExactSearch.entry_size(), 2)
+        self._search: Optional[ExactSearch] = ExactSearch(
+            self.ranks.bulls, entries, ENDGAME_LOG2_BY_HAND.get(root.hand_size, SMALL_ENDGAME_LOG2))
+        self._search.set_ablation(no_pruning, no_canonical)
+        self._search.set_threads(threads)
+        self.threads = threads
+        self.seconds = 0.0
+        self.interrupted = False
+
+    # the table's life ----------------------------------------------------------------------
+    @property
+    def search(self) -> ExactSearch:
+        if self._search is None:
+            raise NimmtError("this engine is closed: its table was freed")
+        return self._search
+
+    def close(self) -> None:
+        """Free the transposition table (up to 3.2 GB on a full deal). Idempotent."""
+        self._search = None
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # running under limits ------------------------------------------------------------------
+    def run(self, work: Callable, limit: Optional[Limit] = None,
+            progress: Optional[ProgressCallback] = None, same_limits: bool = False):
+        """Run `work()` (calls into the search, which release the GIL) in a thread, so the
+        caller can show progress and Ctrl-C stops the search cleanly. The limits count from
+        now, or with `same_limits` go on from the previous run."""
+        search = self.search
+        if not same_limits:
+            limit = limit or Limit()
+            if limit.iterations is not None:
+                raise NimmtError("the exact solver's limits are nodes and seconds, not iterations")
+            search.set_limits(limit.max_nodes, limit.time_limit)
+            self.interrupted = False
+        box = {}
+        thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
+        start = time.perf_counter()
+        thread.start()
+        try:
+            while thread.is_alive():
+                thread.join(0.25)
+                if progress is not None and thread.is_alive():
+                    progress(search.stats["nodes"], search.root_bounds,
+                             time.perf_counter() - start)
+        except KeyboardInterrupt:
+            search.request_stop()
+            self.interrupted = True
+            thread.join()
+        self.seconds += time.perf_counter() - start
+        return box.get("result")
+
+    def stats(self, **more) -> SearchStats:
+        search = self.search
+        helper = search.helper_stats["nodes"] if self.threads == 2 else None
+        return SearchStats.from_counters(search.stats, helper_nodes=helper,
+                                         seconds=round(self.seconds, 3),
+                                         tt_entries=search.entries, **more)
+
+    # solving -------------------------------------------------------------------------------
+    def solve(self, position: Position, limit: Optional[Limit] = None,
+              progress: Optional[ProgressCallback] = None, card_values: bool = True,
+              principal_line: bool = False) -> Solution:
+        """The position's solution, within `limit` (a `SearchLimitError` with the bounds
+        proven so far when it stops first). `card_values=False` skips the exact values of
+        the cards outside the equilibrium (their entries can cost as much as the solve);
+        `principal_line=True` adds the most likely play to the end of the round."""
+        check_solvable(position)
+        limit = limit or Limit()
+        search = self.search
+        h1, h2, rows = self.ranks.state(position)
+        result = self.run(lambda: _root(search.solve_root(h1, h2, rows)), limit, progress)
+        if search.aborted or result is None:
+            lower, upper = (None, None) if result is None else (result.lower, result.upper)
+            raise SearchLimitError(limit_message(limit, lower, upper, self.interrupted),
+                                   bounds=(lower, upper), stats=self.stats(),
+                                   interrupted=self.interrupted)
+        value, x, y = result.value, result.x, result.y
+        lo, hi = result.lower_entries, result.upper_entries
+        matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
+        complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix, progress)
+        refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
+        if refined is not None:
+            value, x, y, values1, values2 = refined
+        else:
+            values1 = [expected(matrix[i], y) for i in range(len(x))]
+            values2 = [expected(matrix[:, j], x) for j in range(len(y))]
+        cards1, cards2 = position.hands
+        strategies = [strategy_dict(cards1, x), strategy_dict(cards2, y)]
+        values = [{c: none_if_nan(v) for c, v in zip(cards1, values1)},
+                  {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
+        solution = Solution(position, value, strategies, values, matrix,
+                            self.stats(card_values_complete=complete))
+        if principal_line:
+            solution.principal_line = self.principal_line(solution)
+        return solution
+
+    def complete_replies(self, h1, h2, rows, x, y, matrix, progress=None) -> bool:
+        """Make exact every entry a card's value needs: each card against the support of the
+        opponent's strategy. Runs under the solve's limits (progress shown, Ctrl-C stops
+        it): False if one stopped it (the entries left are NaN, the value and strategies
+        stay proven)."""
+        search = self.search
+
+        def work() -> None:
+            for i in range(len(h1)):
+                for j in range(len(h2)):
+                    if np.isnan(matrix[i, j]) and (x[i] > PROBABILITY_FLOOR
+                                                   or y[j] > PROBABILITY_FLOOR):
+                        value = search.entry_value(h1, h2, rows, h1[i], h2[j])
+                        if search.aborted:
+                            return
+                        matrix[i, j] = value
+
+        self.run(work, progress=progress, same_limits=True)
+        return not search.aborted
+
+    def full_matrix(self, position: Position) -> np.ndarray:
+        h1, h2, rows = self.ranks.state(position)
+        return np.array([[self.search.entry_value(h1, h2, rows, a, b) for b in h2] for a in h1])
+
+    def value(self, position: Position) -> float:
+        h1, h2, rows = self.ranks.state(position)
+        return self.search.value(h1, h2, rows)
+
+    # explaining ----------------------------------------------------------------------------
+    def best_row_choice(self, position: Position, cards: Tuple[int, int]):
+        """When the lower card is too low: (owner, row, value) of the owner's best row;
+        None otherwise. Values are the entry (this turn's penalties plus the rest)."""
+        low_owner = 0 if cards[0] < cards[1] else 1
+        if target_row(position.rows, cards[low_owner]) is not None:
+            return None
+        options = [(self.turn_value(position, cards, row), row) for row in range(4)]
+        if low_owner == 0:
+            value, row = max(options, key=lambda o: (o[0], -o[1]))
+        else:
+            value, row = min(options, key=lambda o: (o[0], o[1]))
+        return low_owner, row, value
+
+    def turn_value(self, position: Position, cards: Tuple[int, int],
+                   row: Optional[int] = None) -> float:
+        """The entry of `cards`: this turn's penalties plus the value after it (`row`: the
+        row a too-low card takes)."""
+        outcome = play_cards(position, cards, row)
+        penalties = outcome.penalties
+        return penalties[1] - penalties[0] + self.value(outcome.position)
+
+    def principal_line(self, solution: Solution) -> List[Line]:
+        """The most likely continuation under the equilibrium, to the end of the round."""
+        line: List[Line] = []
+        current = solution
+        while current.position.hand_size > 0:
+            x, y = current.strategies
+            a = max(x, key=lambda c: (x[c], -c))
+            b = max(y, key=lambda c: (y[c], -c))
+            choice = self.best_row_choice(current.position, (a, b))
+            outcome = play_cards(current.position, (a, b), None if choice is None else choice[1])
+            line.append(Line((a, b), x[a] * y[b], None if choice is None else choice[:2],
+                             outcome.penalties, current.value))
+            current = self.solve(outcome.position, card_values=False)
+        return line
+
+
+_RootResult = __import__("collections").namedtuple(
+    "RootResult", "value x y lower_entries upper_entries lower upper")
+
+
+def _root(raw):     # until the C search names its result itself
+    return raw if hasattr(raw, "lower_entries") else _RootResult(*raw)
+
+
+def play_cards(position: Position, cards: Sequence[int], row: Optional[int] = None) -> TurnOutcome:
+    """Both cards played from `position`; `row` is the row the lower card takes if it is
+    too low (ignored otherwise)."""
+    choices: List[Optional[int]] = [None, None]
+    low_owner = 0 if cards[0] < cards[1] else 1
+    if row is not None and target_row(position.rows, cards[low_owner]) is None:
+        choices[low_owner] = row
+    return apply_turn(position, Turn.of(cards, choices))
+
+
+def expected(entries: np.ndarray, strategy: Sequence[float]) -> float:
+    """A card's value against a mixed strategy; NaN if an entry it needs is unknown (cards
+    played with probability 0 do not count)."""
+    return sum(e * p for e, p in zip(entries, strategy) if p > PROBABILITY_FLOOR)
+
+
+def none_if_nan(value: float) -> Optional[float]:
+    return None if np.isnan(value) else float(value)
+
+
+def strategy_dict(cards: Sequence[int], probabilities: Sequence[float]):
+    return {c: float(p) for c, p in zip(cards, probabilities) if p > PROBABILITY_FLOOR}
+
+
+def proven_bounds(lower, upper) -> Optional[str]:
+    """'value proven in [lower, upper]', or one side of it; None when neither is proven."""
+    if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
+        return None
+    if lower <= -UNBOUNDED:
+        return f"value proven <= {upper:.6g}"
+    if upper >= UNBOUNDED:
+        return f"value proven >= {lower:.6g}"
+    return f"value proven in [{lower:.6g}, {upper:.6g}]"
+
+
+def limit_message(limit: Limit, lower, upper, interrupted: bool = False) -> str:
+    which = []
+    if limit.max_nodes:
+        which.append(f"{limit.max_nodes} nodes")
+    if limit.time_limit:
+        which.append(f"{limit.time_limit} s")
+    if interrupted or not which:
+        reason = "on request (Ctrl-C)"
+    else:
+        reason = f"by the limit of {' or '.join(which)}"
+    bounds = proven_bounds(lower, upper)
+    if bounds is None:
+        bounds = "no bounds proven yet"
+    elif lower <= -UNBOUNDED or upper >= UNBOUNDED:
+        bounds += " (a bound, not a value)"
+    else:
+        bounds += " (bounds, not a value)"
+    return f"search stopped {reason} before the value was proven; {bounds}"
+
+
+def solve(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,
+          threads: int = 1, progress: Optional[ProgressCallback] = None,
+          card_values: bool = True, principal_line: bool = True) -> Solution:
+    """Exact value and equilibrium strategies of a 2-player complete-information position,
+    with the principal line; the engine and its table are freed before it returns.
+
+    threads=2 adds a helper thread on the second core: faster on large positions, but node
+    counts (and, where equilibria are not unique, the strategy reported) then depend on
+    timing. card_values=False leaves out the exact values of the cards outside the
+    equilibrium (None in Solution.card_values), which can cost as much as the solve itself."""
+    with Engine(position, tt_mb, threads=threads) as engine:
+        return engine.solve(position, limit, progress, card_values, principal_line)

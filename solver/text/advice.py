@@ -1,0 +1,85 @@
+"""The words of `nimmt best`: an advice (solver/advice.py) as a player reads it."""
+from typing import List
+
+from ..advice import SAME_VALUE
+from .render import player_name
+
+
+def percent(p: float) -> str:
+    if p >= 1.0:
+        return "always"
+    text = f"{p:.0%}"
+    return {"0%": "<1%", "100%": ">99%"}.get(text, text)
+
+
+def bullheads_text(n: float) -> str:
+    return f"{n:.2f} bullheads"
+
+
+def count_text(n: int) -> str:
+    return f"{n} bullhead{'' if n == 1 else 's'}"
+
+
+def format_advice(advice: dict) -> str:
+    if advice.get("method") == "search":
+        return format_search_advice(advice)
+    lines = [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player 1's,"
+             " from now to the end of the round)"]
+    for player in advice["players"]:
+        lines += [""] + format_player(player)
+    return "\n".join(lines)
+
+
+def format_player(player: dict) -> List[str]:
+    k = player["player"] - 1
+    name = player_name(k).capitalize()
+    opponent = player_name(1 - k)
+    plays = " or ".join(f"{p['card']} ({percent(p['probability'])})" for p in player["play"])
+    if not plays:
+        return [f"{name}: nothing to play (the round is over)"]
+    lines = [f"{name}: play {plays}"]
+    for card in player["cards"]:
+        if card["in_equilibrium"]:
+            continue
+        if card["loss"] is None:
+            lines.append(f"  {card['card']}: its cost was not computed within the limit")
+        elif card["loss"] <= SAME_VALUE:
+            lines.append(f"  {card['card']} is just as good against {opponent}'s strategy")
+        else:
+            lines.append(f"  {card['card']} loses {bullheads_text(card['loss'])} on average")
+    lines += [format_row_choice(choice, opponent) for choice in player["row_choices"]]
+    return lines
+
+
+def format_row_choice(choice: dict, opponent: str) -> str:
+    text = (f"  {choice['card']} is too low: if {opponent} plays {choice['if_opponent_plays']},"
+            f" take row {choice['row']} ({count_text(choice['row_bullheads'])})")
+    if choice["row"] == choice["cheapest_row"]:
+        return text
+    cost = bullheads_text(choice["cheapest_row_costs_more"])
+    if choice["row_bullheads"] > choice["cheapest_bullheads"]:
+        return (text + f", not the cheapest row {choice['cheapest_row']}"
+                f" ({count_text(choice['cheapest_bullheads'])}), which costs {cost} more in the end")
+    return text + f"; row {choice['cheapest_row']}, as cheap now, costs {cost} more in the end"
+
+
+def format_search_advice(advice: dict) -> str:
+    name = player_name(advice["viewer"] - 1).capitalize()
+    if advice["play"] is None:
+        return f"{name}: nothing to play (the round is over)"
+    jobs = advice["jobs"]
+    lines = [f"{name}: play {advice['play']} (the card the search tried most)",
+             f"search: {advice['iterations']:,} iterations in {advice['seconds']:.2f} s,"
+             f" seed {advice['seed']}, {jobs} job{'s' if jobs > 1 else ''}",
+             "bullheads expected from now to the end of the round, lowest first:",
+             "card  bullheads  95% interval          tried"]
+    lines += [format_card_estimate(card) for card in advice["cards"]]
+    return "\n".join(lines)
+
+
+def format_card_estimate(card: dict) -> str:
+    mean, (lo, hi), visits = card["expected_bullheads"], card["ci95"], card["visits"]
+    if mean is None:
+        return f"{card['card']:>4}  not tried: the budget is too small"
+    interval = f"[{lo:.2f}, {hi:.2f}]" if lo is not None else "-"
+    return f"{card['card']:>4}  {mean:>9.2f}  {interval:<16}  {visits:>7,}"

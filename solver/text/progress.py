@@ -1,0 +1,66 @@
+"""Progress on stderr: one line redrawn in place and erased at the end, drawn only when
+stderr is a terminal (a log or a pipe gets nothing but the result or the one error line)."""
+import sys
+import time
+from typing import Optional, TextIO, Tuple
+
+from ..exact.engine import proven_bounds
+
+
+def bar(fraction: float, width: int = 30) -> str:
+    """`[#######.......]`: a progress bar `fraction` (0..1) of the way."""
+    filled = int(width * min(1.0, max(0.0, fraction)))
+    return f"[{'#' * filled}{'.' * (width - filled)}]"
+
+
+class StatusLine:
+    """A line on stderr redrawn in place, erased by `close`; nothing when not a terminal."""
+
+    def __init__(self, stream: Optional[TextIO] = None):
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r" + text + "\033[K")
+            self.stream.flush()
+            self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+
+class ExactProgress(StatusLine):
+    """The exact search's nodes and seconds, and the bounds on the value proven so far."""
+
+    def __call__(self, nodes: int, bounds: Tuple[float, float], seconds: float) -> None:
+        proven = proven_bounds(*bounds)
+        self.show(f"searching: {nodes:,} nodes, {seconds:.1f} s"
+                  + (f", {proven}" if proven else "") + " ")
+
+
+class SearchProgress(StatusLine):
+    """The search player's progress bar, iterations and seconds."""
+
+    def __call__(self, fraction: float, iterations: int, seconds: float) -> None:
+        self.show(f"{bar(fraction)} thinking: {iterations:,} iterations, {seconds:.1f} s ")
+
+
+class GamesProgress(StatusLine):
+    """`[#######.........]  12/40 games  3.1 s  ETA 7 s`: a tournament's games."""
+    WIDTH = 30
+
+    def __init__(self, total: int, label: str = "games", stream: Optional[TextIO] = None):
+        super().__init__(stream)
+        self.total, self.label = total, label
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / done * (self.total - done) if done else 0.0
+        self.show(f"{bar(done / self.total, self.WIDTH)} {done:>{len(str(self.total))}}"
+                  f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
