@@ -33,6 +33,7 @@ from .._sim import Determinizer, Search, immediate_costs, row_values
 from ..core.player import Player, PlayerView
 from ..core.position import Position
 from ..core.rules import HAND_SIZE, ROWS, cheapest_row
+from ..exact import solve
 from ..limits import Limit
 from ..stats import mean_ci95_of_sums
 from .options import Opponents, Selection, SearchOptions, search_budget
@@ -339,7 +340,6 @@ class SearchPlayer(Player):
         return Position.create([list(r) for r in rows], hands, deck=view.config.deck)
 
     def _exact_card(self, view: PlayerView) -> int:
-        from ..exact import solve
         position = self._opponent_position(view, view.rows, view.hand, view.unseen())
         strategy = solve(position, principal_line=False).strategies[view.seat]
         cards = sorted(strategy)

@@ -1,0 +1,184 @@
+"""The documents cannot drift: every example of README.md and docs/formats.md is run.
+
+- A ```console block holds commands (`$ ` lines, run by bash from the repository root, with
+  `nimmt` the command of this source tree) each followed by the output it prints, stdout
+  and stderr together. An expected line ending in `# timing` stands for any one line (a
+  time, which no run repeats). Trailing spaces do not count.
+- A ```python block with `>>> ` prompts is a doctest (ELLIPSIS and NORMALIZE_WHITESPACE on).
+- Other blocks (```sh, ```json, ```text) are shown, not run.
+
+`python tests/test_docs.py --update FILE` rewrites the outputs of FILE's console blocks
+from a fresh run (then read the diff: it is the change the documents see).
+"""
+import doctest
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from typing import List, Optional
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOCUMENTS = ["README.md", "docs/formats.md"]
+TIMING = "# timing"
+FENCE = re.compile(r"^```(\w*)\s*$")
+
+
+@dataclass
+class Example:
+    """One command of a console block and the output the document shows for it."""
+    path: str
+    line: int                  # 1-based line of the command in the document
+    command: str
+    expected: List[str]
+    first_output_line: int     # 0-based index in the document's lines
+    end_output_line: int
+
+
+def console_examples(path: str) -> List[Example]:
+    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
+    examples: List[Example] = []
+    kind: Optional[str] = None
+    for i, line in enumerate(lines):
+        fence = FENCE.match(line)
+        if fence:
+            kind = None if kind is not None else fence.group(1)
+            continue
+        if kind != "console":
+            continue
+        if line.startswith("$ "):
+            examples.append(Example(path, i + 1, line[2:], [], i + 1, i + 1))
+        elif examples and examples[-1].end_output_line == i:
+            examples[-1].expected.append(line)
+            examples[-1].end_output_line = i + 1
+    for example in examples:     # a continued command (`\` at the end) spans several lines
+        while example.expected and example.command.endswith("\\"):
+            example.command = example.command[:-1] + "\n" + example.expected.pop(0)
+            example.first_output_line += 1
+    return examples
+
+
+def shim_dir() -> str:
+    """A folder with a `nimmt` that runs this source tree's command line."""
+    folder = tempfile.mkdtemp(prefix="nimmt-docs-")
+    shim = os.path.join(folder, "nimmt")
+    with open(shim, "w") as out:
+        out.write(f'#!/bin/sh\nexec "{sys.executable}" -m solver "$@"\n')
+    os.chmod(shim, 0o755)
+    return folder
+
+
+SHIM = None
+
+
+def run(command: str) -> List[str]:
+    global SHIM
+    SHIM = SHIM or shim_dir()
+    env = dict(os.environ, PATH=SHIM + os.pathsep + os.environ.get("PATH", ""),
+               PYTHONPATH=ROOT, COLUMNS="100", LC_ALL="C.UTF-8")
+    done = subprocess.run(["bash", "-c", command], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=300)
+    return done.stdout.rstrip("\n").split("\n") if done.stdout.strip() else []
+
+
+def differences(expected: List[str], actual: List[str]) -> List[str]:
+    """What differs between the shown and the printed lines (empty: they agree)."""
+    problems = []
+    if len(expected) != len(actual):
+        problems.append(f"{len(expected)} lines shown, {len(actual)} printed")
+    for k, (want, got) in enumerate(zip(expected, actual)):
+        if want.rstrip().endswith(TIMING):
+            continue
+        if want.rstrip() != got.rstrip():
+            problems.append(f"line {k + 1}: shown {want.rstrip()!r}, printed {got.rstrip()!r}")
+    return problems
+
+
+EXAMPLES = [e for path in DOCUMENTS for e in console_examples(path)]
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e.path}:{e.line}" for e in EXAMPLES])
+def test_console_example(example: Example):
+    problems = differences(example.expected, run(example.command))
+    assert not problems, f"{example.path}:{example.line} `{example.command}`\n" + "\n".join(problems)
+
+
+def python_text(path: str) -> str:
+    """The document with everything but its ```python blocks blanked (line numbers kept)."""
+    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
+    kept, kind = [], None
+    for line in lines:
+        fence = FENCE.match(line)
+        if fence:
+            kind = None if kind is not None else fence.group(1)
+            kept.append("")
+        else:
+            kept.append(line if kind == "python" else "")
+    return "\n".join(kept)
+
+
+@pytest.mark.parametrize("path", DOCUMENTS)
+def test_python_examples(path: str, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    test = doctest.DocTestParser().get_doctest(python_text(path), {}, path, path, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0, f"{runner.failures} Python examples of {path} fail (output above)"
+
+
+def test_the_documents_have_examples():
+    readme = [e for e in EXAMPLES if e.path == "README.md"]
+    assert len(readme) >= 15 and any(e.path == "docs/formats.md" for e in EXAMPLES)
+    for path in DOCUMENTS:
+        assert doctest.DocTestParser().get_examples(python_text(path)), path
+
+
+def test_an_edited_output_fails():
+    """The check is not blind: one changed character of a shown output is caught."""
+    example = next(e for e in EXAMPLES if any(not line.endswith(TIMING) and line.strip()
+                                              for line in e.expected))
+    actual = run(example.command)
+    assert not differences(example.expected, actual)
+    k = next(i for i, line in enumerate(example.expected)
+             if line.strip() and not line.endswith(TIMING))
+    edited = list(example.expected)
+    edited[k] = edited[k][:-1] + ("X" if edited[k][-1] != "X" else "Y")
+    assert differences(edited, actual)
+    assert differences(example.expected + ["one more line"], actual)
+
+
+def test_an_edited_python_output_fails(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    text = python_text("README.md")
+    example = next(e for e in doctest.DocTestParser().get_examples(text) if "4" in e.want)
+    assert example.want.strip()
+    edited = text.replace(example.want, example.want.replace("4", "5", 1), 1)
+    assert edited != text
+    test = doctest.DocTestParser().get_doctest(edited, {}, "edited", "edited", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test, out=lambda _: None)
+    assert runner.failures == 1
+
+
+def update(path: str) -> None:
+    """Rewrite the outputs of `path`'s console blocks from a fresh run (timing lines kept
+    marked where the document marked them)."""
+    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
+    for example in reversed(console_examples(path)):
+        actual = run(example.command)
+        if len(actual) == len(example.expected):
+            actual = [want if want.rstrip().endswith(TIMING) else got
+                      for want, got in zip(example.expected, actual)]
+        lines[example.first_output_line:example.end_output_line] = [a.rstrip() for a in actual]
+    with open(os.path.join(ROOT, path), "w", encoding="utf-8") as out:
+        out.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--update":
+        update(sys.argv[2])
+    else:
+        sys.exit("usage: python tests/test_docs.py --update FILE")
