@@ -17,6 +17,7 @@ from table cimport Table
 from lastturns cimport EndgameCache
 from ordering cimport Killers
 from clock cimport Limits, limit_hit
+from handoff cimport Handoff
 
 cdef struct Stats:
     long long nodes            # matrix-game nodes searched (3+ cards per hand)
@@ -52,9 +53,8 @@ cdef struct Worker:
     int aborted                # this thread must stop: its results since are meaningless
     int is_helper              # the helper thread: the node limit is the main thread's
     Worker* helper             # the main thread's: the second thread, NULL for one thread
-    void* job                  # a helper's: the tests it is doing, NULL when idle
+    Handoff handoff            # a helper's: its job from the main thread (handoff.pxd)
     int running                # a helper's: its thread is running
-    int quit                   # a helper's: the search is over, end the thread
     Worker* checker            # tests: verifies every stored bound (see self_check), or NULL
     long long check_failures   # stored bounds the checker found wrong
 

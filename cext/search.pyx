@@ -38,25 +38,9 @@ from memory cimport (table_size, allocate_table, release_table, allocate_endgame
 from context cimport Stats, Shared, Worker, check_limits
 from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, ENDGAME_LOG2,
                      CHECK_TOLERANCE)
+from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
+                      is_idle, post, next_job, finish, wait_done, tell_quit)
 from matgame cimport solve_game
-
-cdef extern from *:
-    """
-    #define nimmt_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-    #define nimmt_load(p) __atomic_load_n((p), __ATOMIC_SEQ_CST)
-    #define nimmt_store(p, v) __atomic_store_n((p), (v), __ATOMIC_SEQ_CST)
-    #if defined(__x86_64__) || defined(__i386__)
-    #define nimmt_relax() __builtin_ia32_pause()
-    #else
-    #define nimmt_relax() ((void)0)
-    #endif
-    """
-    int fetch_add "nimmt_fetch_add" (int*, int) nogil
-    int atomic_load "nimmt_load" (int*) nogil
-    void atomic_store "nimmt_store" (int*, int) nogil
-    void* load_ptr "nimmt_load" (void**) nogil
-    void store_ptr "nimmt_store" (void**, void*) nogil
-    void relax "nimmt_relax" () nogil
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
@@ -280,6 +264,14 @@ cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t card
             rp.n += 1
 
 
+cdef inline void test_reply(Worker* c, Node* nd, Replies* rp, int i) noexcept nogil:
+    if reply_beats(c, nd, rp.player[i], rp.card[i], rp.t[rp.player[i]]):
+        rp.beats[i] = 1          # a True is proven even if a limit stopped the search
+        atomic_store(&rp.found, 1)
+    elif not c.aborted:
+        rp.beats[i] = 0
+
+
 cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     """Test replies, taken in turn, until one beats its threshold or none is left."""
     cdef int i
@@ -287,11 +279,7 @@ cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
         i = fetch_add(&rp.next, 1)
         if i >= rp.n:
             return
-        if reply_beats(c, nd, rp.player[i], rp.card[i], rp.t[rp.player[i]]):
-            rp.beats[i] = 1          # a True is proven even if a limit stopped the search
-            atomic_store(&rp.found, 1)
-        elif not c.aborted:
-            rp.beats[i] = 0
+        test_reply(c, nd, rp, i)
 
 
 cdef bint add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
@@ -332,17 +320,13 @@ cdef struct HelperJob:
 
 
 cdef void* helper_loop(void* arg) noexcept nogil:
-    """The helper thread: waits (spinning: a job must start at once to pay) for a job from
-    the main thread, does it, says so by clearing it; until told to quit."""
+    """The helper thread: does the jobs the main thread hands it, until told to quit."""
     cdef Worker* h = <Worker*>arg
-    cdef HelperJob* job
-    while not atomic_load(&h.quit):
-        job = <HelperJob*>load_ptr(&h.job)
-        if job == NULL:
-            relax()
-        else:
-            test_replies(h, &job.nd, job.rp)
-            store_ptr(&h.job, NULL)
+    cdef HelperJob* job = <HelperJob*>next_job(&h.handoff)
+    while job != NULL:
+        test_replies(h, &job.nd, job.rp)
+        finish(&h.handoff)
+        job = <HelperJob*>next_job(&h.handoff)
     return NULL
 
 
@@ -351,15 +335,17 @@ cdef bint start_helper(Worker* c, int k, pthread_t* thread) noexcept nogil:
     or if the node is too small for sharing to pay."""
     if c.helper == NULL or k < HELP_FROM:
         return False
-    c.helper.quit = 0
-    c.helper.job = NULL
+    handoff_init(&c.helper.handoff)
     c.helper.running = pthread_create(thread, NULL, helper_loop, c.helper) == 0
+    if not c.helper.running:
+        handoff_destroy(&c.helper.handoff)
     return c.helper.running
 
 
 cdef void end_helper(Worker* c, pthread_t thread) noexcept nogil:
-    atomic_store(&c.helper.quit, 1)
+    tell_quit(&c.helper.handoff)
     pthread_join(thread, NULL)
+    handoff_destroy(&c.helper.handoff)
     c.helper.running = 0
 
 
@@ -369,24 +355,28 @@ cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     cdef Worker* h = c.helper
     cdef HelperJob job
     cdef int i, j
-    if h == NULL or not h.running or load_ptr(&h.job) != NULL:
+    if h == NULL or not h.running or not is_idle(&h.handoff):
         return False
     job.nd = nd[0]
     job.rp = rp
     h.aborted = 0
-    store_ptr(&h.job, &job)                   # the helper starts
+    post(&h.handoff, &job)                    # the helper starts
     c.stats.shared_nodes += 1
     test_replies(c, nd, rp)
     if c.aborted or atomic_load(&rp.found):
         atomic_store(&h.aborted, 1)           # its work is no longer needed
-    while load_ptr(&h.job) != NULL:
-        relax()
+    wait_done(&h.handoff)
     for i in range(nd.k):
         for j in range(nd.k):
             if job.nd.lo[i][j] > nd.lo[i][j]:
                 nd.lo[i][j] = job.nd.lo[i][j]
             if job.nd.hi[i][j] < nd.hi[i][j]:
                 nd.hi[i][j] = job.nd.hi[i][j]
+    # a reply the helper took but left untested (it stopped at a limit first) is tested
+    # here: "no reply beats" must never rest on an unfinished test
+    for i in range(rp.n):
+        if rp.beats[i] < 0 and not c.aborted and not rp.found:
+            test_reply(c, nd, rp, i)
     return True
 
 
