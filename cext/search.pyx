@@ -20,6 +20,8 @@ node's entry bounds and guarantees), ordering.pxd (move ordering), clock.pxd (li
 memory.pxd (raw memory), context.pxd (what a search and each of its threads hold), and
 search.pxd (the tuning knobs). What recurses into the search is here.
 """
+from collections import namedtuple
+
 from libc.string cimport memset
 from libc.stdint cimport uint32_t
 from state cimport (MAX_HAND, MAX_RANKS, State, popcount, hand_cards, resolve, rows_by_bulls,
@@ -644,6 +646,15 @@ cdef void self_check(Worker* c, Node* nd, double lower, double upper) noexcept n
 # ---------------------------------------------------------------------------------------
 # Python-facing owner of the memory
 # ---------------------------------------------------------------------------------------
+RootResult = namedtuple("RootResult", "value x y lower_entries upper_entries lower upper")
+RootResult.__doc__ = """What ExactSearch.solve_root proved about a node.
+
+value: the node's value (meaningless if a limit stopped the search); x, y: player 1's and
+player 2's strategies, one probability per card of the ascending hand; lower_entries,
+upper_entries: k x k lists of the proven bounds of each entry (player 1's card i, player 2's
+card j); lower, upper: the proven bounds of the value (equal to it when solved)."""
+
+
 cdef class ExactSearch:
     """Owns the transposition table and statistics of one exact search.
 
@@ -760,8 +771,8 @@ cdef class ExactSearch:
         return self.report.lower, self.report.upper
 
     def solve_root(self, hand1, hand2, rows):
-        """Solve a node exactly. Returns (value, x, y, lo, hi, lower, upper); on a limit the
-        value is meaningless and (lower, upper) are the bounds proven so far."""
+        """Solve a node exactly: a RootResult. On a limit the value is meaningless and
+        (lower, upper) are the bounds proven so far."""
         cdef State s = make_state(hand1, hand2, rows)
         cdef NodeReport* report = &self.report
         cdef int k = popcount(s.hand[0])
@@ -786,10 +797,11 @@ cdef class ExactSearch:
                 matrix_node(&self.ctx, &s, k, -INF, INF, report)
                 if helped:
                     end_helper(&self.ctx, thread)
-        return (report.value, [report.x[i] for i in range(k)], [report.y[j] for j in range(k)],
-                [[report.lo[i][j] for j in range(k)] for i in range(k)],
-                [[report.hi[i][j] for j in range(k)] for i in range(k)],
-                report.lower, report.upper)
+        return RootResult(report.value, [report.x[i] for i in range(k)],
+                          [report.y[j] for j in range(k)],
+                          [[report.lo[i][j] for j in range(k)] for i in range(k)],
+                          [[report.hi[i][j] for j in range(k)] for i in range(k)],
+                          report.lower, report.upper)
 
     def entry_value(self, hand1, hand2, rows, int a, int b):
         """Exact value of the joint move (rank a, rank b), row choices optimal."""

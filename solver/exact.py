@@ -175,10 +175,11 @@ class Engine:
         result = self.run(lambda: self.search.solve_root(h1, h2, rows),
                           max_nodes, time_limit, progress)
         if self.search.aborted or result is None:
-            lower, upper = (None, None) if result is None else result[5:7]
+            lower, upper = (None, None) if result is None else (result.lower, result.upper)
             raise SearchLimitError(limit_message(max_nodes, time_limit, lower, upper),
                                    bounds=(lower, upper), stats=self.stats())
-        value, x, y, lo, hi = result[:5]
+        value, x, y = result.value, result.x, result.y
+        lo, hi = result.lower_entries, result.upper_entries
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
         complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix, progress)
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
