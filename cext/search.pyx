@@ -367,13 +367,13 @@ cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     test_replies(c, nd, rp)
     if c.aborted or atomic_load(&rp.found):
         atomic_store(&h.aborted, 1)           # its work is no longer needed
-    wait_done(&h.handoff)
-    for i in range(nd.k):
-        for j in range(nd.k):
-            if job.nd.lo[i][j] > nd.lo[i][j]:
-                nd.lo[i][j] = job.nd.lo[i][j]
-            if job.nd.hi[i][j] < nd.hi[i][j]:
-                nd.hi[i][j] = job.nd.hi[i][j]
+    if wait_done(&h.handoff):                 # else withdrawn: the helper did nothing
+        for i in range(nd.k):
+            for j in range(nd.k):
+                if job.nd.lo[i][j] > nd.lo[i][j]:
+                    nd.lo[i][j] = job.nd.lo[i][j]
+                if job.nd.hi[i][j] < nd.hi[i][j]:
+                    nd.hi[i][j] = job.nd.hi[i][j]
     # a reply the helper took but left untested (it stopped at a limit first) is tested
     # here: "no reply beats" must never rest on an unfinished test
     for i in range(rp.n):
