@@ -17,8 +17,9 @@ The pieces that do not recurse are headers beside this file, one concern each: s
 (compact states and the rules on them), key.pxd (canonical keys), table.pxd (transposition
 table), lastturns.pxd (the last two turns in closed form, the 2-card cache), node.pxd (a
 node's entry bounds and guarantees), ordering.pxd (move ordering), clock.pxd (limits),
-memory.pxd (raw memory), context.pxd (what a search and each of its threads hold), and
-search.pxd (the tuning knobs). What recurses into the search is here.
+memory.pxd (raw memory), handoff.pxd (a job from the main thread to the helper), context.pxd
+(what a search and each of its threads hold), and search.pxd (the tuning knobs). What
+recurses into the search is here, and the helper thread's loop.
 """
 from collections import namedtuple
 
