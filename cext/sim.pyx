@@ -40,7 +40,7 @@ import numpy as np
 
 from libc.math cimport log, sqrt
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -48,6 +48,7 @@ from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bul
                     target_row, resolve_turn, splitmix64, random_below, load_rows, dump_rows)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
+from tree cimport Arm, Tree, mix64, arm_key, table_slot, tree_init, tree_free, tree_arm, tree_child
 
 SEED_MASK = (1 << 64) - 1
 POLICIES = {"random": POLICY_RANDOM, "heuristic": POLICY_HEURISTIC}
@@ -59,13 +60,6 @@ def policy_code(policy):
     if policy not in POLICIES:
         raise ValueError(f"unknown playout policy {policy!r} (random or heuristic)")
     return POLICIES[policy]
-
-
-cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
-    """A bijective 64-bit finalizer (SplitMix64's)."""
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 
 cdef double now() noexcept nogil:
@@ -196,61 +190,6 @@ def heuristic_card(rows, hand):
     return s.hands[0][heuristic_index(&s, 0, &rng, 0)]
 
 
-# hash table: 64-bit key -> int ------------------------------------------------------------
-cdef struct Table:
-    uint64_t* keys
-    int* values          # -1: empty slot
-    uint64_t mask
-    long long count
-
-
-cdef int table_init(Table* t, int log2) noexcept nogil:
-    cdef uint64_t size = (<uint64_t>1) << log2, i
-    t.keys = <uint64_t*>malloc(size * sizeof(uint64_t))
-    t.values = <int*>malloc(size * sizeof(int))
-    if t.keys == NULL or t.values == NULL:
-        return -1
-    for i in range(size):
-        t.values[i] = -1
-    t.mask = size - 1
-    t.count = 0
-    return 0
-
-
-cdef void table_free(Table* t) noexcept nogil:
-    free(t.keys)
-    free(t.values)
-    t.keys = NULL
-    t.values = NULL
-
-
-cdef inline long long table_slot(const Table* t, uint64_t key) noexcept nogil:
-    cdef uint64_t i = key & t.mask
-    while t.values[i] >= 0 and t.keys[i] != key:
-        i = (i + 1) & t.mask
-    return i
-
-
-cdef int table_grow(Table* t) noexcept nogil:
-    cdef Table bigger
-    cdef uint64_t i, size = t.mask + 1
-    cdef long long slot
-    cdef int log2 = 0
-    while ((<uint64_t>1) << log2) < 2 * size:
-        log2 += 1
-    if table_init(&bigger, log2) < 0:
-        return -1
-    for i in range(size):
-        if t.values[i] >= 0:
-            slot = table_slot(&bigger, t.keys[i])
-            bigger.keys[slot] = t.keys[i]
-            bigger.values[slot] = t.values[i]
-    bigger.count = t.count
-    table_free(t)
-    t[0] = bigger
-    return 0
-
-
 # the search --------------------------------------------------------------------------------
 cdef enum:
     MAX_PATH = HAND_SIZE * (MAX_PLAYERS + 1)
@@ -258,15 +197,6 @@ cdef enum:
     ROW_ARM = 200          # arm "card" of row r: ROW_ARM + r
     BASE_ARM = 255         # regret matching: the baseline (mean reward) of a seat at a node
     ROW_NODE_TAG = 7
-
-
-cdef inline int grow(void** array, size_t size) noexcept nogil:
-    """Reallocate array[0] to `size` bytes; -1 (array untouched) if refused."""
-    cdef void* grown = realloc(array[0], size)
-    if grown == NULL:
-        return -1
-    array[0] = grown
-    return 0
 
 
 cdef class Search:
@@ -284,17 +214,7 @@ cdef class Search:
     cdef uint64_t rng
     cdef double c
     cdef int policy
-    cdef Table nodes
-    cdef Table arms
-    cdef int node_count
-    cdef int arm_count, arm_cap
-    cdef int* arm_n
-    cdef int* arm_avail
-    cdef double* arm_sum
-    cdef double* arm_sumsq
-    cdef double* arm_cost      # what selection minimizes (own bullheads, or relative)
-    cdef double* arm_regret    # regret matching: cumulative regret of the arm
-    cdef double* arm_avg       # regret matching: sum of the arm's probability in sigma
+    cdef Tree tree             # nodes and arms (tree.pxd)
     cdef int relative
     cdef int rm
     cdef double gamma
@@ -321,21 +241,8 @@ cdef class Search:
         if not 0.0 < gamma <= 1.0:
             raise ValueError(f"gamma must be in (0, 1], got {gamma}")
         self.gamma = gamma
-        self.arm_cap = 1 << 12
-        self.arm_n = <int*>malloc(self.arm_cap * sizeof(int))
-        self.arm_avail = <int*>malloc(self.arm_cap * sizeof(int))
-        self.arm_sum = <double*>malloc(self.arm_cap * sizeof(double))
-        self.arm_sumsq = <double*>malloc(self.arm_cap * sizeof(double))
-        self.arm_cost = <double*>malloc(self.arm_cap * sizeof(double))
-        self.arm_regret = <double*>malloc(self.arm_cap * sizeof(double))
-        self.arm_avg = <double*>malloc(self.arm_cap * sizeof(double))
-        if (table_init(&self.nodes, 12) < 0 or table_init(&self.arms, 13) < 0
-                or self.arm_n == NULL or self.arm_avail == NULL or self.arm_sum == NULL
-                or self.arm_sumsq == NULL or self.arm_cost == NULL or self.arm_regret == NULL
-                or self.arm_avg == NULL):
+        if tree_init(&self.tree) < 0:
             raise MemoryError()
-        self.node_count = 1        # node 0: the root
-        self.arm_count = 0
         self.iterations = 0
         self.max_arms = max_arms     # memory cap: past it, no new node below the root
         self.careful_margin = -1.0
@@ -352,74 +259,7 @@ cdef class Search:
         self.careful_margin = margin
 
     def __dealloc__(self):
-        table_free(&self.nodes)
-        table_free(&self.arms)
-        free(self.arm_n)
-        free(self.arm_avail)
-        free(self.arm_sum)
-        free(self.arm_sumsq)
-        free(self.arm_cost)
-        free(self.arm_regret)
-        free(self.arm_avg)
-
-    cdef int arm(self, int node, int player, int card) noexcept nogil:
-        """The arm of `player` playing `card` (or a row) at `node`, created if new; -1: no memory."""
-        cdef uint64_t key = mix64(((<uint64_t>node) << 16) | (<uint64_t>player << 8) | <uint64_t>card)
-        cdef long long slot = table_slot(&self.arms, key)
-        cdef int a = self.arms.values[slot]
-        if a >= 0:
-            return a
-        if 2 * (self.arms.count + 1) > <long long>(self.arms.mask + 1):
-            if table_grow(&self.arms) < 0:
-                return -1
-            slot = table_slot(&self.arms, key)
-        if self.arm_count == self.arm_cap:
-            if self.grow_arms() < 0:
-                return -1
-        a = self.arm_count
-        self.arm_count += 1
-        self.arm_n[a] = 0
-        self.arm_avail[a] = 0
-        self.arm_sum[a] = 0.0
-        self.arm_sumsq[a] = 0.0
-        self.arm_cost[a] = 0.0
-        self.arm_regret[a] = 0.0
-        self.arm_avg[a] = 0.0
-        self.arms.keys[slot] = key
-        self.arms.values[slot] = a
-        self.arms.count += 1
-        return a
-
-    cdef int grow_arms(self) noexcept nogil:
-        """Double the arm arrays; -1 (arrays unchanged where not yet grown) on no memory."""
-        cdef int cap = self.arm_cap * 2
-        cdef size_t ints = cap * sizeof(int), doubles = cap * sizeof(double)
-        if (grow(<void**>&self.arm_n, ints) or grow(<void**>&self.arm_avail, ints)
-                or grow(<void**>&self.arm_sum, doubles) or grow(<void**>&self.arm_sumsq, doubles)
-                or grow(<void**>&self.arm_cost, doubles) or grow(<void**>&self.arm_regret, doubles)
-                or grow(<void**>&self.arm_avg, doubles)):
-            return -1
-        self.arm_cap = cap
-        return 0
-
-    cdef int child(self, uint64_t key, int* created) noexcept nogil:
-        """The node of `key`, created if new (created[0] = 1 then); -1: no memory."""
-        cdef long long slot = table_slot(&self.nodes, key)
-        cdef int v = self.nodes.values[slot]
-        created[0] = 0
-        if v >= 0:
-            return v
-        if 2 * (self.nodes.count + 1) > <long long>(self.nodes.mask + 1):
-            if table_grow(&self.nodes) < 0:
-                return -1
-            slot = table_slot(&self.nodes, key)
-        v = self.node_count
-        self.node_count += 1
-        self.nodes.keys[slot] = key
-        self.nodes.values[slot] = v
-        self.nodes.count += 1
-        created[0] = 1
-        return v
+        tree_free(&self.tree)
 
     cdef int offered_arms(self, int node, int player, const int* options, int count,
                           int* ids) noexcept nogil:
@@ -427,10 +267,10 @@ cdef class Search:
         available once more. -1: no memory."""
         cdef int i
         for i in range(count):
-            ids[i] = self.arm(node, player, options[i])
+            ids[i] = tree_arm(&self.tree, arm_key(node, player, options[i]))
             if ids[i] < 0:
                 return -1
-            self.arm_avail[ids[i]] += 1
+            self.tree.arms[ids[i]].avail += 1
         return 0
 
     cdef int select(self, int node, int player, const int* options, int count,
@@ -444,11 +284,11 @@ cdef class Search:
             return -1
         for i in range(count):
             a = ids[i]
-            if self.arm_n[a] == 0:
+            if self.tree.arms[a].n == 0:
                 chosen_arm[0] = a
                 return i
-            n = self.arm_n[a]
-            score = -self.arm_cost[a] / n + self.c * sqrt(log(<double>self.arm_avail[a]) / n)
+            n = self.tree.arms[a].n
+            score = -self.tree.arms[a].cost / n + self.c * sqrt(log(<double>self.tree.arms[a].avail) / n)
             if score > best_score:
                 best_score = score
                 best = i
@@ -464,23 +304,23 @@ cdef class Search:
         average strategy. -1: no memory."""
         cdef int i, a, chosen = -1
         cdef double positive = 0.0, sigma, p = 0.0, x, acc = 0.0
-        base[0] = self.arm(node, player, BASE_ARM)
+        base[0] = tree_arm(&self.tree, arm_key(node, player, BASE_ARM))
         if base[0] < 0 or self.offered_arms(node, player, options, count, ids) < 0:
             return -1
         for i in range(count):
-            if self.arm_regret[ids[i]] > 0:
-                positive += self.arm_regret[ids[i]]
+            if self.tree.arms[ids[i]].regret > 0:
+                positive += self.tree.arms[ids[i]].regret
         x = (splitmix64(&self.rng) >> 11) * (1.0 / 9007199254740992.0)
         for i in range(count):
             a = ids[i]
             if positive > 0:
-                sigma = (self.arm_regret[a] / positive) if self.arm_regret[a] > 0 else 0.0
+                sigma = (self.tree.arms[a].regret / positive) if self.tree.arms[a].regret > 0 else 0.0
             else:
                 sigma = 1.0 / count
             if self.rm == 2:     # regret matching+: linear averaging (weight t at the node)
-                self.arm_avg[a] += sigma * (self.arm_n[base[0]] + 1)
+                self.tree.arms[a].avg += sigma * (self.tree.arms[base[0]].n + 1)
             else:
-                self.arm_avg[a] += sigma
+                self.tree.arms[a].avg += sigma
             p = (1.0 - self.gamma) * sigma + self.gamma / count
             acc += p
             if chosen < 0 and x < acc:
@@ -531,7 +371,7 @@ cdef class Search:
         for r in range(N_ROWS):
             rows_opt[r] = ROW_ARM + r
         while s.hand_size > 0:
-            if node != 0 and self.arm_count >= self.max_arms:
+            if node != 0 and self.tree.arm_count >= self.max_arms:
                 break                # the tree is full: a playout from here
             h = mix64((<uint64_t>node + 1) * <uint64_t>0x9E3779B97F4A7C15)
             for k in range(s.players):
@@ -546,10 +386,10 @@ cdef class Search:
                     a = path_ids[depth][i]
                 elif node == 0 and k != self.viewer and self.careful_margin >= 0:
                     i = self.careful_index(options, s.hand_size)
-                    a = self.arm(node, k, options[i])
+                    a = tree_arm(&self.tree, arm_key(node, k, options[i]))
                     if a < 0:
                         return -1
-                    self.arm_avail[a] += 1
+                    self.tree.arms[a].avail += 1
                 else:
                     i = self.select(node, k, options, s.hand_size, &a)
                     if i < 0:
@@ -566,7 +406,7 @@ cdef class Search:
                     low = k
             r = -1
             if target_row(s.rows, cards[low]) < 0:
-                rownode = self.child(mix64(h ^ ROW_NODE_TAG), &created)
+                rownode = tree_child(&self.tree, mix64(h ^ ROW_NODE_TAG), &created)
                 if rownode < 0:
                     return -1
                 if self.rm:
@@ -585,7 +425,7 @@ cdef class Search:
                 depth += 1
                 choices[low] = r
             state_apply(&s, cards, choices)
-            node = self.child(mix64(h + <uint64_t>(r + 2)), &created)
+            node = tree_child(&self.tree, mix64(h + <uint64_t>(r + 2)), &created)
             if node < 0:
                 return -1
             if created:
@@ -598,25 +438,25 @@ cdef class Search:
             k = path_player[i]
             a = path_arm[i]
             pen = s.penalties[k] - self.det.template.penalties[k]
-            self.arm_n[a] += 1
-            self.arm_sum[a] += pen
-            self.arm_sumsq[a] += pen * pen
+            self.tree.arms[a].n += 1
+            self.tree.arms[a].sum += pen
+            self.tree.arms[a].sumsq += pen * pen
             if self.relative and s.players > 1:
                 cost = pen - (total - pen) / (s.players - 1)
             else:
                 cost = pen
-            self.arm_cost[a] += cost
+            self.tree.arms[a].cost += cost
             if self.rm:
                 u = -cost
                 j = path_base[i]
-                b = -self.arm_cost[j] / self.arm_n[j] if self.arm_n[j] > 0 else u
-                self.arm_regret[a] += (u - b) / path_prob[i]
+                b = -self.tree.arms[j].cost / self.tree.arms[j].n if self.tree.arms[j].n > 0 else u
+                self.tree.arms[a].regret += (u - b) / path_prob[i]
                 for r in range(path_count[i]):
-                    self.arm_regret[path_ids[i][r]] += b - u
-                    if self.rm == 2 and self.arm_regret[path_ids[i][r]] < 0:
-                        self.arm_regret[path_ids[i][r]] = 0     # regret matching+
-                self.arm_n[j] += 1
-                self.arm_cost[j] += cost
+                    self.tree.arms[path_ids[i][r]].regret += b - u
+                    if self.rm == 2 and self.tree.arms[path_ids[i][r]].regret < 0:
+                        self.tree.arms[path_ids[i][r]].regret = 0     # regret matching+
+                self.tree.arms[j].n += 1
+                self.tree.arms[j].cost += cost
         return 0
 
     def run(self, long long iterations=0, double seconds=0.0):
@@ -643,14 +483,14 @@ cdef class Search:
     def root_stats(self, player=None):
         """{card: (visits, sum of bullheads, sum of squares)} of `player`'s arms at the root
         (default: the viewer); for a hidden hand, every card it was dealt in some iteration."""
-        return {card: (self.arm_n[a], self.arm_sum[a], self.arm_sumsq[a])
+        return {card: (self.tree.arms[a].n, self.tree.arms[a].sum, self.tree.arms[a].sumsq)
                 for card, a in self.root_arms(player).items()}
 
     def root_policy(self, player=None):
         """{card: sum over the iterations of its probability} of `player`'s root strategy
         (default: the viewer) under regret matching: normalized, the average strategy.
         Under UCB selection: the visits."""
-        return {card: (self.arm_avg[a] if self.rm else <double>self.arm_n[a])
+        return {card: (self.tree.arms[a].avg if self.rm else <double>self.tree.arms[a].n)
                 for card, a in self.root_arms(player).items()}
 
     cdef dict root_arms(self, player):
@@ -660,8 +500,8 @@ cdef class Search:
         cdef long long slot
         arms = {}
         for card in range(1, MAX_CARD + 1):
-            slot = table_slot(&self.arms, mix64((<uint64_t>k << 8) | <uint64_t>card))
-            a = self.arms.values[slot]
+            slot = table_slot(&self.tree.arm_ids, arm_key(0, k, card))
+            a = self.tree.arm_ids.values[slot]
             if a >= 0:
                 arms[card] = a
         return arms
@@ -672,11 +512,12 @@ cdef class Search:
 
     @property
     def node_count(self):
-        return self.node_count
+        return self.tree.node_count
 
     @property
     def memory_bytes(self):
-        return (self.arm_cap * 48 + (self.arms.mask + 1) * 12 + (self.nodes.mask + 1) * 12)
+        return (self.tree.arm_cap * sizeof(Arm) + (self.tree.arm_ids.mask + 1) * 12
+                + (self.tree.nodes.mask + 1) * 12)
 
 
 # the row choice of a too-low card -------------------------------------------------------------

@@ -153,7 +153,7 @@ class Engine:
         limit = limit or Limit()
         search = self.search
         h1, h2, rows = self.ranks.state(position)
-        result = self.run(lambda: _root(search.solve_root(h1, h2, rows)), limit, progress)
+        result = self.run(lambda: search.solve_root(h1, h2, rows), limit, progress)
         if search.aborted or result is None:
             lower, upper = (None, None) if result is None else (result.lower, result.upper)
             raise SearchLimitError(limit_message(limit, lower, upper, self.interrupted),
@@ -243,14 +243,6 @@ class Engine:
                              outcome.penalties, current.value))
             current = self.solve(outcome.position, card_values=False)
         return line
-
-
-_RootResult = __import__("collections").namedtuple(
-    "RootResult", "value x y lower_entries upper_entries lower upper")
-
-
-def _root(raw):     # until the C search names its result itself
-    return raw if hasattr(raw, "lower_entries") else _RootResult(*raw)
 
 
 def play_cards(position: Position, cards: Sequence[int], row: Optional[int] = None) -> TurnOutcome:
