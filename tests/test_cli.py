@@ -301,7 +301,7 @@ def test_play_against_bots_to_the_end():
 
 def test_play_end_of_input_is_a_clean_error():
     out = run(["play", "--players", "3", "--seed", "1"], "x\n")
-    assert out.exit_code == 2
+    assert out.exit_code == 4
     assert out.stderr.strip() == "nimmt: error: end of input: game abandoned"
     assert "Traceback" not in out.output
 

@@ -8,6 +8,7 @@ same whatever the number of worker processes (`jobs`): games are added up in the
 """
 import multiprocessing
 import random
+import signal
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -98,7 +99,8 @@ def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: A
             if progress:
                 progress(len(results))
     else:
-        with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
+        with multiprocessing.get_context("fork").Pool(min(jobs, games),
+                                                      initializer=_worker_start) as pool:
             for g, summary in pool.imap_unordered(_game_summary, tasks):
                 results[g] = summary
                 if progress:
@@ -112,6 +114,12 @@ def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: A
         "games": games, "rounds": rounds, "seed": seed,
         "bots": [s.summary() for s in stats.values()],
     }
+
+
+def _worker_start() -> None:
+    """A worker process ignores Ctrl-C: the parent stops on it and ends the pool (otherwise
+    every worker would print its own traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameSummary) -> None:
