@@ -203,10 +203,16 @@ def parse_json(text: str) -> Any:
     except json.JSONDecodeError as exc:
         reason = "comments are not JSON" if text.startswith(COMMENT_STARTS, exc.pos) else exc.msg
         raise errors.JsonFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}:"
-                                     f" {reason} (input {errors.quote_json(text)})") from None
+                                     f" {reason} (input {quote_input(text)})") from None
     except RecursionError:
         raise errors.JsonFormatError(f"invalid JSON: too deeply nested"
-                                     f" (input {errors.quote_json(text)})") from None
+                                     f" (input {quote_input(text)})") from None
+
+
+def quote_input(text: str) -> str:
+    """A whole input quoted in a message, without its trailing whitespace (the newline that
+    ends a line typed or piped in)."""
+    return errors.quote_json(text.rstrip())
 
 
 def _check_deck(deck: Any) -> int:
@@ -397,6 +403,7 @@ def _parse_cards(part: str, text: str) -> Optional[List[int]]:
 
 
 def parse_notation(text: str) -> Position:
+    text = text.rstrip()            # messages quote it: no trailing newline
     sections = [s.strip() for s in text.strip().split(";")]
     if len(sections) not in (3, 4):
         raise errors.NotationError(
@@ -460,10 +467,24 @@ def is_inline(source: str) -> bool:
     return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
 
 
-def read_source(source: str) -> str:
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):     # no stdin, or a closed one
+        return False
+
+
+def read_source(source: str, what: str = "a position") -> str:
+    """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
+    stderr says what is read and how to end it: the command would wait silently otherwise)."""
     name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
         if source == "-":
+            if sys.stdin is None:                     # started with stdin closed
+                raise errors.NimmtError("cannot read stdin: it is closed")
+            if _is_terminal(sys.stdin):
+                sys.stderr.write(f"reading {what} from standard input; end it with Ctrl-D\n")
+                sys.stderr.flush()
             text = sys.stdin.read()
         else:
             with open(source, encoding="utf-8") as handle:
