@@ -11,7 +11,9 @@ from solver import errors
 from solver.core.player import Player
 from solver.core.position import Position
 from solver.core.rules import GameConfig
+from solver.play.bots import RandomBot
 from solver.play.runner import play_round
+from solver.play.tournament import run_tournament
 
 CONFIG = GameConfig(players=2)
 # player 1's cards are lower than every row end: played highest first, each takes a row by
@@ -98,6 +100,51 @@ def test_other_answers_are_illegal_moves_naming_the_bot_and_value(card, row, sho
     with pytest.raises(errors.IllegalMoveError) as caught:
         play_round(CONFIG, [Odd(), Lowest()], random.Random(0), start=START)
     assert "odd-bot" in str(caught.value) and shown in str(caught.value)
+
+
+class LowestBot(Player):
+    """A bot of one's own, defined outside the registry."""
+    name = "lowest"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def choose_card(self, view):
+        return min(view.hand)
+
+
+def test_a_tournament_seats_a_bot_of_ones_own():
+    config = GameConfig(players=3)
+    summary = run_tournament(config, [("lowest", LowestBot), "random"], games=4, seed=1)
+    assert [b["name"] for b in summary["bots"]] == ["lowest", "random"]
+    assert all(b["seat_games"] > 0 for b in summary["bots"])
+    # forked workers take any factory, a lambda too, and give the same result
+    again = run_tournament(config, [("lowest", lambda seed: LowestBot(seed)), "random"],
+                           games=4, seed=1, jobs=2)
+    assert again == summary
+
+
+def test_a_factory_is_given_a_seed_per_seat_and_game():
+    seeds = []
+
+    def factory(seed):
+        seeds.append(seed)
+        return RandomBot(seed)
+
+    run_tournament(GameConfig(players=2), [("mine", factory)], games=3, seed=7)
+    assert len(seeds) == 6 and len(set(seeds)) == 6 and all(isinstance(s, int) for s in seeds)
+
+
+@pytest.mark.parametrize("bots, words", [
+    ([("a", LowestBot), ("a", RandomBot)], "two different bots"),
+    ([("a",)], "spec string or a pair"),
+    ([("a", "not callable")], "spec string or a pair"),
+    ([42], "spec string or a pair"),
+    (["nobody"], "unknown bot"),
+])
+def test_bad_bots_are_refused(bots, words):
+    with pytest.raises(errors.ConfigError, match=words):
+        run_tournament(GameConfig(players=2), bots, games=1)
 
 
 def test_play_round_finishes_a_position_without_an_rng():
