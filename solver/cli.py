@@ -237,7 +237,11 @@ class TerminalPlayer(Player):
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str) -> int:
         while True:
             click.echo(f"{prompt}? ", nl=False)
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                click.echo()              # the error line then starts a line of its own
+                raise
             if not line:
                 click.echo()
                 raise EndOfInput("end of input: game abandoned")

@@ -117,3 +117,20 @@ def test_a_real_sigint_stops_solve_with_130_and_its_bounds():
     assert out == ""
     lines = err.splitlines()
     assert len(lines) == 1 and "value NOT proven" in lines[0] and "Ctrl-C" in lines[0], err
+
+
+def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
+    class CtrlC:
+        def readline(self):
+            raise KeyboardInterrupt
+
+    init = cli.TerminalPlayer.__init__
+
+    def with_ctrl_c(self, names):
+        init(self, names)
+        self.stdin = CtrlC()
+    monkeypatch.setattr(cli.TerminalPlayer, "__init__", with_ctrl_c)
+    result = run(["play", "--players", "2", "--seed", "1"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert result.stdout.endswith("your card? \n")
+    assert "interrupted" in error_line(result)
