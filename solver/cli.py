@@ -3,13 +3,16 @@
 Every command is registered on `main` (a `NimmtGroup`), which turns bad input anywhere, usage
 errors included, into one line on stderr, `nimmt: error: <message>`, and exit status 2:
 commands simply raise `errors.NimmtError` (or let OSError/ValueError through). A search stopped
-by a limit (`errors.SearchLimitError`) is one line too, with exit status 3.
+by a limit (`errors.SearchLimitError`) is one line too, with exit status 3; the input of
+`nimmt play` ending before the game (`errors.EndOfInput`) exits with 4, Ctrl-C with 130.
+`ExitStatus` holds them all, the same for every command.
 """
 import json
 import math
 import os
 import random
 import sys
+from enum import IntEnum
 from typing import Any, Callable, List, Optional
 
 import click
@@ -30,8 +33,21 @@ from .text.progress import ExactProgress, GamesProgress, SearchProgress
 from .text.render import describe_turn, render_position, render_row
 from .text.tournament import format_table
 
-INPUT_ERROR = 2
-LIMIT_REACHED = 3      # a search limit stopped the solver before the value was proven
+
+
+class ExitStatus(IntEnum):
+    """The exit status of every `nimmt` command (listed in `nimmt --help`)."""
+    OK = 0              # done; also a game of `nimmt play` ended by typing quit
+    BAD_INPUT = 2       # bad input or usage: invalid position, record or option, unreadable
+                        # file, a table too big for this machine's memory
+    NOT_PROVEN = 3      # --max-nodes or --time-limit stopped a search before it proved its
+                        # answer (the bounds proven so far in the one line)
+    INPUT_ENDED = 4     # the input of `nimmt play` ended before the game did
+    INTERRUPTED = 130   # Ctrl-C (solve and best on the exact path still give the bounds)
+
+
+INPUT_ERROR = ExitStatus.BAD_INPUT
+LIMIT_REACHED = ExitStatus.NOT_PROVEN
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
 NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
@@ -47,10 +63,17 @@ class NimmtGroup(click.Group):
             rv = 0
         except click.ClickException as exc:      # usage errors: bad option, missing argument...
             fail(_usage_message(exc))
-        except click.Abort:                      # Ctrl-C, or end of input at a click prompt
-            fail("aborted")
+        except Interrupted:                      # Ctrl-C in a command
+            fail("interrupted (Ctrl-C)", ExitStatus.INTERRUPTED)
+        except click.Abort as exc:               # Ctrl-C (or end of input) outside a command
+            ended = isinstance(exc.__context__, EOFError)
+            fail("end of input" if ended else "interrupted (Ctrl-C)",
+                 ExitStatus.INPUT_ENDED if ended else ExitStatus.INTERRUPTED)
         except errors.SearchLimitError as exc:   # before NimmtError, its base class
-            fail(f"value NOT proven: {exc}", LIMIT_REACHED)
+            fail(f"value NOT proven: {exc}",
+                 ExitStatus.INTERRUPTED if exc.interrupted else ExitStatus.NOT_PROVEN)
+        except EndOfInput as exc:                # `nimmt play`: the input ended mid-game
+            fail(str(exc), ExitStatus.INPUT_ENDED)
         except (errors.NimmtError, ValueError, OSError) as exc:
             fail(str(exc) or type(exc).__name__)
         except MemoryError as exc:               # a table too large for this machine
@@ -58,6 +81,18 @@ class NimmtGroup(click.Group):
         if not standalone_mode:
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    def invoke(self, ctx):
+        # Ctrl-C in a command: raised as `Interrupted`, not as the KeyboardInterrupt click
+        # would turn into Abort after printing an empty line
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
+
+class Interrupted(Exception):
+    """Ctrl-C stopped a command."""
 
 
 def _usage_message(exc: click.ClickException) -> str:
@@ -84,7 +119,7 @@ threshold_option = click.option(
     help="The game ends when a total reaches this.")
 
 
-def fail(message: str, status: int = INPUT_ERROR) -> None:
+def fail(message: str, status: int = ExitStatus.BAD_INPUT) -> None:
     """Print `nimmt: error: message` on one line of stderr and exit."""
     one_line = " ".join(str(message).split())
     click.echo(f"nimmt: error: {one_line}", err=True)
@@ -93,7 +128,21 @@ def fail(message: str, status: int = INPUT_ERROR) -> None:
 
 @click.group(cls=NimmtGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
-    """Analysis engine for the card game 6 nimmt!"""
+    """Analysis engine for the card game 6 nimmt!
+
+    Players are numbered 1..N and rows 0..3, in every text and JSON output.
+
+    \b
+    Exit status, the same for every command:
+      0    done (also a game of 'nimmt play' ended by typing quit)
+      2    bad input or usage: invalid position, record or option, unreadable
+           file, a table too big for this machine's memory
+      3    --max-nodes or --time-limit stopped the search before it proved its
+           answer (the bounds proven so far are in the one line on stderr)
+      4    the input of 'nimmt play' ended before the game did
+      130  interrupted by Ctrl-C (solve, and best on 2 visible hands, still give
+           the bounds proven so far)
+    """
 
 
 # show / deal ------------------------------------------------------------------------------
@@ -188,7 +237,11 @@ class TerminalPlayer(Player):
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str) -> int:
         while True:
             click.echo(f"{prompt}? ", nl=False)
-            line = self.stdin.readline()
+            try:
+                line = self.stdin.readline()
+            except KeyboardInterrupt:
+                click.echo()              # the error line then starts a line of its own
+                raise
             if not line:
                 click.echo()
                 raise EndOfInput("end of input: game abandoned")
@@ -325,7 +378,8 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
     of the round), both mixed strategies, what every card is worth against the opponent's
     strategy and the principal line. Exit status 2 for bad input, 3 when --max-nodes or
-    --time-limit stops the search before the value is proven.
+    --time-limit stops the search before the value is proven, 130 on Ctrl-C (the bounds
+    proven so far in the one line).
 
     \b
     Examples:

@@ -126,6 +126,10 @@ class UnknownKeyError(PositionError):
     """A key the position format does not have (a misspelt `penalties`, say)."""
 
 
+class RecordGivenError(PositionError):
+    """A game record (it has `turns`) where a position is expected."""
+
+
 class NotSolvableError(PositionError):
     """The exact solver needs exactly 2 players with both hands visible."""
 

@@ -137,7 +137,7 @@ def test_a_huge_card_in_the_notation_is_out_of_range():
 @pytest.mark.parametrize("number", ["1e400", NUMBER_5000, f"[-{NUMBER_5000}]"],
                          ids=["1e400", "5000 digits", "minus 5000 digits"])
 def test_a_huge_number_in_an_optional_key_is_read_but_not_written_back(number):
-    text = with_key()[:-1] + f', "note": {number}}}'
+    text = with_key()[:-1] + f', "description": {number}}}'
     shown = run(["show", "-"], text)
     assert shown.exit_code == 0 and shown.stderr == "" and "row 0" in shown.stdout
     assert_input_error(run(["show", "-", "--as", "json"], text), "an optional key holds")
@@ -301,7 +301,7 @@ def test_play_against_bots_to_the_end():
 
 def test_play_end_of_input_is_a_clean_error():
     out = run(["play", "--players", "3", "--seed", "1"], "x\n")
-    assert out.exit_code == 2
+    assert out.exit_code == 4
     assert out.stderr.strip() == "nimmt: error: end of input: game abandoned"
     assert "Traceback" not in out.output
 

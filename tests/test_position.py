@@ -69,7 +69,7 @@ def test_an_optional_key_json_cannot_write_is_refused_not_written_otherwise():
         deep = [deep]
     for value, words in ((float("inf"), "number beyond"), (deep, "nested too deeply")):
         with pytest.raises(errors.JsonFormatError, match=words):
-            Position.from_dict(changed(note=value)).to_json()
+            Position.from_dict(changed(description=value)).to_json()
 
 
 def test_bad_json_and_notation():

@@ -13,8 +13,17 @@ from .rules import GameConfig, cheapest_row
 
 @dataclass(frozen=True)
 class PlayerView:
-    """What seat `seat` may see. `revealed` (every card of the turn, by seat) is set only
-    while choosing a row; `rows` are then the rows at that moment of the resolution."""
+    """What seat `seat` (0-based; player `seat + 1`) may see.
+
+    At `choose_card`, `hand` is the seat's hand and `revealed` is None. At `choose_row`
+    (asked during the resolution), `revealed` holds every card of the turn, by seat; `rows`
+    are the rows at that moment of the resolution; `hand` no longer holds the card being
+    played (nor do the others' hands theirs: `hand_sizes` is what each seat holds then).
+
+    `row_choices[t][k]` is the row (0..3) seat k took by choice at earlier turn t, when its
+    card was lower than every row end, else None: what the whole table saw; one tuple per
+    earlier turn of the round, like `played`.
+    """
     config: GameConfig
     seat: int
     rows: Tuple[Tuple[int, ...], ...]
@@ -25,6 +34,7 @@ class PlayerView:
     scores: Tuple[int, ...]                  # totals of the earlier rounds, by seat
     turn: int                                # 0-based turn of the round
     revealed: Optional[Tuple[int, ...]] = None
+    row_choices: Tuple[Tuple[Optional[int], ...], ...] = ()   # earlier turns, by seat
 
     @property
     def players(self) -> int:
@@ -32,7 +42,8 @@ class PlayerView:
 
     @property
     def hand_sizes(self) -> Tuple[int, ...]:
-        return (len(self.hand),) * self.players   # everyone plays one card a turn
+        """The cards each seat holds now (everyone plays one card a turn)."""
+        return (len(self.hand),) * self.players
 
     def unseen(self) -> List[int]:
         """Cards this seat has not seen: in the other hands, or out of play (104-card deck)."""
@@ -45,14 +56,18 @@ class PlayerView:
 
 
 class Player:
-    """Base class of every player (bots, humans). Override `choose_card`, maybe `choose_row`."""
+    """Base class of every player (bots, humans). Override `choose_card`, maybe `choose_row`.
+
+    Both answer an int (any `numbers.Integral`, a numpy integer say, is taken as its int);
+    anything else is refused as an illegal move."""
     name = "player"
 
     def choose_card(self, view: PlayerView) -> int:
         raise NotImplementedError
 
     def choose_row(self, view: PlayerView, card: int) -> int:
-        """Row (0..3) to take for a too-low `card`. Default: the cheapest row."""
+        """Row (0..3) to take for a too-low `card` (no longer in `view.hand`). Default: the
+        cheapest row."""
         return cheapest_row(view.rows)
 
     def round_over(self, record: Dict[str, Any], penalties: Sequence[int]) -> None:

@@ -7,6 +7,7 @@ Text notation (one line, sections separated by `;`):
 cards separated by spaces, `?` for a hand the viewer cannot see, `-` for an empty hand.
 Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
 """
+import difflib
 import json
 import re
 import sys
@@ -19,7 +20,12 @@ from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDAR
 Row = Tuple[int, ...]
 Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
 
-KNOWN_KEYS = ("deck", "rows", "hands", "penalties")
+KNOWN_KEYS = ("deck", "rows", "hands", "penalties")     # the exchange format's keys
+OPTIONAL_KEYS = ("played", "scores", "viewer", "to_move")   # kept in `Position.extra`
+# notes the curated positions of positions/ carry (their description and solution): kept in
+# `Position.extra` as they are, for the round trip, and not read
+NOTE_KEYS = ("description", "value", "value_fraction", "strategies")
+ALLOWED_KEYS = KNOWN_KEYS + OPTIONAL_KEYS + NOTE_KEYS
 # the whole deck holds 171 bullheads; this leaves room for totals of earlier rounds and keeps
 # every penalty far inside the C int the search player adds bullheads to
 MAX_PENALTY = 1_000_000
@@ -45,7 +51,9 @@ class Position:
     """A moment of a round: 4 rows, the hands (None = unseen), the penalties so far.
 
     Built through `Position.create` (or `from_json`/`from_text`), which validates.
-    `extra` keeps optional keys (`played`, `scores`, `viewer`...) for the round trip.
+    `extra` keeps the optional keys (`OPTIONAL_KEYS`: `played`, `scores`, `viewer`,
+    `to_move`), validated too, and the notes of a curated position (`NOTE_KEYS`:
+    `description` and its solution), for the round trip; any other key is refused.
     """
     deck: int
     rows: Tuple[Row, ...]
@@ -62,7 +70,10 @@ class Position:
         penalties = _check_penalties(penalties, len(hands))
         _check_unique(rows, hands)
         extra = dict(extra or {})
+        _check_keys(extra, OPTIONAL_KEYS + NOTE_KEYS)
         _check_played(extra.get("played"), deck, hands)
+        _check_scores(extra.get("scores"), len(hands))
+        _check_viewer(extra, hands)
         return cls(deck, rows, hands, penalties, extra)
 
     @classmethod
@@ -70,6 +81,11 @@ class Position:
         if not isinstance(data, dict):
             raise errors.JsonFormatError(f"a position must be a JSON object, got"
                                          f" {errors.quote_json(data)}")
+        if "turns" in data:
+            raise errors.RecordGivenError(
+                'a game record (it has "turns") is not a position: replay it for the position'
+                " after its turns (nimmt replay RECORD --json, or solver.replay)")
+        _check_keys(data, ALLOWED_KEYS)
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
@@ -187,10 +203,16 @@ def parse_json(text: str) -> Any:
     except json.JSONDecodeError as exc:
         reason = "comments are not JSON" if text.startswith(COMMENT_STARTS, exc.pos) else exc.msg
         raise errors.JsonFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}:"
-                                     f" {reason} (input {errors.quote_json(text)})") from None
+                                     f" {reason} (input {quote_input(text)})") from None
     except RecursionError:
         raise errors.JsonFormatError(f"invalid JSON: too deeply nested"
-                                     f" (input {errors.quote_json(text)})") from None
+                                     f" (input {quote_input(text)})") from None
+
+
+def quote_input(text: str) -> str:
+    """A whole input quoted in a message, without its trailing whitespace (the newline that
+    ends a line typed or piped in)."""
+    return errors.quote_json(text.rstrip())
 
 
 def _check_deck(deck: Any) -> int:
@@ -263,6 +285,63 @@ def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
     return tuple(penalties)
 
 
+def _check_keys(data: Dict[Any, Any], allowed: Sequence[str]) -> None:
+    """Refuse a key the format does not have (a misspelt `penalties`, say), naming the
+    allowed keys and, when one is close, the likely one."""
+    for key in data:
+        if key in allowed:
+            continue
+        text = str(key)[:100]
+        close = difflib.get_close_matches(text, ALLOWED_KEYS, n=1)
+        if not close:
+            close = difflib.get_close_matches(text.lower(), ALLOWED_KEYS, n=1)
+        hint = f' (did you mean "{close[0]}"?)' if close else ""
+        if key == "turns":
+            hint = " (a game record's key: replay the record for the position after its turns)"
+        keys = ", ".join(k for k in allowed if k in KNOWN_KEYS)
+        optional = ", ".join(k for k in allowed if k in OPTIONAL_KEYS)
+        keys = f"{keys} and the optional {optional}" if keys else f"the optional {optional}"
+        raise errors.UnknownKeyError(f"unknown key {errors.quote_json(key)} in position{hint};"
+                                     f" the keys are {keys} (and a curated position's notes:"
+                                     f" {', '.join(NOTE_KEYS)})")
+
+
+def _check_scores(scores: Any, players: int) -> None:
+    """The optional `scores`: totals of earlier rounds, one non-negative integer a player."""
+    if scores is None:
+        return
+    if not isinstance(scores, list) or len(scores) != players:
+        raise errors.PenaltyError(f"scores must be a list of {players} integers (one per"
+                                  f" player), got {errors.quote_json(scores)}")
+    for s in scores:
+        if not errors.is_integer(s):
+            raise errors.PenaltyError(f"score {errors.quote_json(s)} is not an integer")
+        if s < 0:
+            raise errors.PenaltyError(f"score {errors.quote_json(s)} is negative")
+        if s > MAX_PENALTY:
+            raise errors.PenaltyError(f"score {errors.quote_json(s)} is more than {MAX_PENALTY:,}")
+
+
+def _check_viewer(extra: Dict[str, Any], hands: Sequence[Hand]) -> None:
+    """The optional `viewer` and `to_move` (the same: whose view a position is): a player
+    number 1..N whose hand is visible; both given, the same player."""
+    players = len(hands)
+    for key in ("viewer", "to_move"):
+        viewer = extra.get(key)
+        if viewer is None:
+            continue
+        what = "viewer" if key == "viewer" else "to_move (the viewer)"
+        if not (errors.is_integer(viewer) and 1 <= viewer <= players):
+            raise errors.PositionError(f"{what} must be a player number 1..{players},"
+                                       f" got {errors.quote_json(viewer)}")
+        if hands[viewer - 1] is None:
+            raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
+    both = [extra.get(k) for k in ("viewer", "to_move")]
+    if None not in both and both[0] != both[1]:
+        raise errors.PositionError(f"viewer {both[0]} and to_move {both[1]} differ: they name"
+                                   f" the same player (whose view the position is)")
+
+
 def _flat_played(played: Any) -> Tuple[Any, ...]:
     flat: List[Any] = []
     for item in played or []:
@@ -324,6 +403,7 @@ def _parse_cards(part: str, text: str) -> Optional[List[int]]:
 
 
 def parse_notation(text: str) -> Position:
+    text = text.rstrip()            # messages quote it: no trailing newline
     sections = [s.strip() for s in text.strip().split(";")]
     if len(sections) not in (3, 4):
         raise errors.NotationError(
@@ -345,10 +425,30 @@ def load_position(source: str) -> Position:
 
     The content may be JSON or the text notation.
     """
-    text = source if is_inline(source) else read_source(source)
+    inline = is_inline(source)
+    text = source if inline else read_source(source)
     if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
-        return Position.from_json(text)
+        data = parse_json(text)
+        if isinstance(data, dict) and "turns" in data:
+            raise errors.RecordGivenError(_record_given(source, inline))
+        return Position.from_dict(data)
     return parse_notation(text)
+
+
+def _record_given(source: str, inline: bool) -> str:
+    """Why a game record is refused where a position is expected, and what to run instead."""
+    if inline:
+        return ('the position given is a game record (it has "turns"): for the position after'
+                " its turns, save it to a file RECORD, run 'nimmt replay RECORD --json' and"
+                " give that instead")
+    if source == "-":
+        return ('stdin holds a game record (it has "turns"): for the position after its turns,'
+                " pipe it through 'nimmt replay - --json' and give that instead")
+    import shlex
+    name = errors.quote(source, errors.SHORT_PATH)
+    command = errors.cut(f"nimmt replay {shlex.quote(source)} --json", errors.SHORT_PATH)
+    return (f'{name} is a game record (it has "turns"): for the position after its turns,'
+            f" run '{command}' and give that instead")
 
 
 def is_json_scalar(text: str) -> bool:
@@ -367,10 +467,24 @@ def is_inline(source: str) -> bool:
     return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
 
 
-def read_source(source: str) -> str:
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):     # no stdin, or a closed one
+        return False
+
+
+def read_source(source: str, what: str = "a position") -> str:
+    """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
+    stderr says what is read and how to end it: the command would wait silently otherwise)."""
     name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
         if source == "-":
+            if sys.stdin is None:                     # started with stdin closed
+                raise errors.NimmtError("cannot read stdin: it is closed")
+            if _is_terminal(sys.stdin):
+                sys.stderr.write(f"reading {what} from standard input; end it with Ctrl-D\n")
+                sys.stderr.flush()
             text = sys.stdin.read()
         else:
             with open(source, encoding="utf-8") as handle:

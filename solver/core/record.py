@@ -81,4 +81,4 @@ def replay(data: Any) -> Position:
 
 def load_record(source: str) -> Dict[str, Any]:
     """Read a record (JSON) from a file path, or from stdin when `source` is '-'."""
-    return parse_json(read_source(source))
+    return parse_json(read_source(source, "a game record"))

@@ -203,15 +203,12 @@ def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]],
 
 # positions (nimmt best) ---------------------------------------------------------------------
 def viewer_of(position: Position) -> int:
-    """The seat whose view a position is: the optional `viewer` key (player number, 1-based),
-    else the first visible hand."""
-    viewer = position.extra.get("viewer", position.extra.get("to_move"))
+    """The seat whose view a position is: the optional `viewer` (or `to_move`) key, a player
+    number 1..N checked when the position was read, else the first visible hand."""
+    viewer = position.extra.get("viewer")
+    if viewer is None:
+        viewer = position.extra.get("to_move")
     if viewer is not None:
-        if not (errors.is_integer(viewer) and 1 <= viewer <= position.players):
-            raise errors.PositionError(f"viewer must be a player number 1..{position.players},"
-                                       f" got {errors.quote_json(viewer)}")
-        if position.hands[viewer - 1] is None:
-            raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
         return viewer - 1
     return next(k for k, h in enumerate(position.hands) if h is not None)
 

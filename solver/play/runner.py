@@ -7,6 +7,7 @@ by `core.turn.apply_turn`.
 Randomness comes only from `random.Random` objects built from the seeds given, so a game is
 determined by its seed and its players.
 """
+import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -50,15 +51,20 @@ def deal(config: GameConfig, rng: random.Random) -> Position:
     return Position.create(rows, hands, deck=config.deck)
 
 
-def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random,
+def play_round(config: GameConfig, players: Sequence[Player],
+               rng: Optional[random.Random] = None,
                scores: Optional[Sequence[int]] = None,
                start: Optional[Position] = None,
                on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> RoundResult:
-    """Play one round (or finish `start`, a position with every hand visible).
+    """Play one round dealt with `rng`, or finish `start`, a position with every hand visible
+    (`rng` is then not needed: the players have their own randomness).
 
     `on_turn(t, outcome)` is told what each turn did (cards, rows taken, new position)."""
     if len(players) != config.players:
         raise errors.ConfigError(f"{config.players} players needed, got {len(players)}")
+    if start is None and rng is None:
+        raise TypeError("play_round needs rng (a random.Random) to deal the round, or start"
+                        " (a position to finish)")
     position = start if start is not None else deal(config, rng)
     scores = tuple(scores) if scores is not None else (0,) * config.players
     record = position.to_dict()
@@ -76,6 +82,7 @@ def play_round(config: GameConfig, players: Sequence[Player], rng: random.Random
         outcome = apply_turn(table.position, Turn(cards, tuple(choices)), t)
         record["turns"].append(outcome.turn.to_dict())
         played.append(cards)
+        table.row_choices.append(outcome.chosen_rows)
         table.position = outcome.position
         if on_turn:
             on_turn(t, outcome)
@@ -93,15 +100,33 @@ class _Table:
                  played: List[Tuple[int, ...]], scores: Tuple[int, ...]):
         self.config, self.position, self.played, self.scores = config, position, played, scores
         self.start_rows = position.rows
+        self.row_choices: List[Tuple[Optional[int], ...]] = []   # by earlier turn, by seat
 
     def view(self, seat: int, turn: int, revealed: Optional[Tuple[int, ...]] = None) -> PlayerView:
-        return PlayerView(self.config, seat, self.position.rows, self.position.hands[seat],
-                          self.start_rows, tuple(self.played), self.position.penalties,
-                          self.scores, turn, revealed)
+        """Seat `seat`'s view; with `revealed` (a row choice during the resolution), the card
+        the seat plays is out of its hand."""
+        hand = self.position.hands[seat]
+        if revealed is not None:
+            hand = tuple(c for c in hand if c != revealed[seat])
+        return PlayerView(self.config, seat, self.position.rows, hand, self.start_rows,
+                          tuple(self.played), self.position.penalties, self.scores, turn,
+                          revealed, tuple(self.row_choices))
+
+
+def _answer(player: Player, view: PlayerView, value: Any, what: str) -> int:
+    """A player's answer as an int: any integer type (a numpy integer, say) is taken, anything
+    else (a float, a string, None, a bool) is an illegal move."""
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) answered"
+                           f" {errors.quote(value)} for {what}: not an integer")
 
 
 def _ask_card(player: Player, view: PlayerView) -> int:
-    card = player.choose_card(view)
+    card = _answer(player, view, player.choose_card(view), "a card")
     if card not in view.hand:
         raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) played {card!r},"
                                f" not in its hand {list(view.hand)}")
@@ -109,8 +134,8 @@ def _ask_card(player: Player, view: PlayerView) -> int:
 
 
 def _ask_row(player: Player, view: PlayerView, card: int) -> int:
-    row = player.choose_row(view, card)
-    if not (isinstance(row, int) and 0 <= row < ROWS):
+    row = _answer(player, view, player.choose_row(view, card), "a row")
+    if not 0 <= row < ROWS:
         raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) chose row {row!r}"
                                f" (must be 0..3)")
     return row

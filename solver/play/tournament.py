@@ -5,18 +5,24 @@ seats than bots), so every bot sits everywhere. Each game has its own seed deriv
 tournament seed and g: games are independent and the result is determined by the seed, the
 same whatever the number of worker processes (`jobs`): games are added up in their order.
 (A bot with a budget in seconds, such as `mcts:seconds=1`, is not reproducible by nature.)
+
+A bot is a spec string of the registry (`bots.make_bot`: "greedy", "mcts:iterations=2000")
+or, for a bot of your own, a pair `(name, factory)`: `factory(seed)` returns a new
+`core.player.Player` seeded with `seed` (a 64-bit int), one per seat and game.
 """
 import multiprocessing
 import random
+import signal
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .. import errors
 from ..core.rules import GameConfig
 from ..errors import ConfigError
 from ..limits import MAX_GAMES, MAX_JOBS
 from ..stats import mean_ci95
-from .bots import make_bot
+from ..core.player import Player
+from .bots import make_bot, parse_bot_spec
 from .runner import GameResult, play_game
 
 
@@ -41,7 +47,43 @@ class BotStats:
         }
 
 
-def lineup(names: Sequence[str], players: int, game: int) -> List[str]:
+Factory = Callable[[Any], Player]
+Bot = Union[str, Tuple[str, Factory]]      # a registry spec, or (name, factory(seed))
+
+
+def bot_entries(bots: Sequence[Bot]) -> List[Tuple[str, Factory]]:
+    """Each bot as (name, factory): a spec string is checked now and built by `make_bot`;
+    a name stands for one bot (two different factories under one name are refused)."""
+    entries: List[Tuple[str, Factory]] = []
+    factories: Dict[str, Any] = {}
+    for bot in bots:
+        if isinstance(bot, str):
+            parse_bot_spec(bot)
+            name, factory, key = bot, _SpecFactory(bot), bot
+        elif (isinstance(bot, tuple) and len(bot) == 2 and isinstance(bot[0], str)
+              and callable(bot[1])):
+            name, factory = bot
+            key = factory
+        else:
+            raise ConfigError(f"a bot is a spec string or a pair (name, factory(seed)),"
+                              f" got {errors.quote(bot)}")
+        if factories.setdefault(name, key) != key:
+            raise ConfigError(f"two different bots are named {errors.quote(name)}")
+        entries.append((name, factory))
+    return entries
+
+
+class _SpecFactory:
+    """The factory of a registry spec (a class, not a lambda: it pickles)."""
+
+    def __init__(self, spec: str):
+        self.spec = spec
+
+    def __call__(self, seed: Any) -> Player:
+        return make_bot(self.spec, seed)
+
+
+def lineup(names: Sequence[Any], players: int, game: int) -> List[Any]:
     """Bots of game `game`, seat by seat: the list cycled and shifted by the game number."""
     return [names[(game + k) % len(names)] for k in range(players)]
 
@@ -50,12 +92,13 @@ def game_seed(seed: Any, game: int) -> str:
     return f"{seed}/{game}"
 
 
-def play_tournament_game(config: GameConfig, names: Sequence[str], seed: Any,
+def play_tournament_game(config: GameConfig, bots: Sequence[Bot], seed: Any,
                          game: int) -> GameResult:
-    """Game number `game` of a tournament: the bots and the deals come from `seed` and `game`."""
+    """Game number `game` of a tournament: the bots (spec strings or (name, factory) pairs)
+    and the deals come from `seed` and `game`."""
     rng = random.Random(game_seed(seed, game))
-    seats = lineup(names, config.players, game)
-    players = [make_bot(name, rng.getrandbits(64)) for name in seats]
+    seats = lineup(bot_entries(bots), config.players, game)
+    players = [factory(rng.getrandbits(64)) for _, factory in seats]
     return play_game(config, players, rng.getrandbits(64))
 
 
@@ -71,47 +114,74 @@ class GameSummary:
         return self.round_penalties
 
 
-def _game_summary(task) -> Tuple[int, GameSummary]:
-    config, names, seed, g = task
-    result = play_tournament_game(config, names, seed, g)
+def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
+                  g: int) -> Tuple[int, GameSummary]:
+    result = play_tournament_game(config, bots, seed, g)
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners)
 
 
-def run_tournament(config: GameConfig, names: Sequence[str], games: int, seed: Any = 0,
+_POOL_TOURNAMENT: Optional[Tuple[GameConfig, Sequence[Bot], Any]] = None   # in a worker
+
+
+def _pool_game(g: int) -> Tuple[int, GameSummary]:
+    assert _POOL_TOURNAMENT is not None
+    config, bots, seed = _POOL_TOURNAMENT
+    return _game_summary(config, bots, seed, g)
+
+
+def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: Any = 0,
                    progress: Optional[Callable[[int], None]] = None,
                    jobs: int = 1) -> Dict[str, Any]:
     """Play `games` whole games in `jobs` processes; per-bot mean bullheads per round (with
-    95% CI), win rates. `progress(games done)` after each game."""
+    95% CI), win rates. `progress(games done)` after each game.
+
+    `names`: the bots, each a registry spec string ("greedy", "mcts:iterations=500") or a
+    pair `(name, factory)` for a bot of your own, where `factory(seed)` returns a new
+    `Player` (seed: a 64-bit int from the tournament's seed); the summary names it `name`.
+    With `jobs` > 1 the workers are forked: a factory needs no pickling (a lambda will do).
+    """
     if not names:
         raise ConfigError("a tournament needs at least one bot")
     if not (errors.is_integer(games) and 1 <= games <= MAX_GAMES):
         raise ConfigError(f"games must be an integer 1..{MAX_GAMES}, got {errors.quote(games)}")
     if not (errors.is_integer(jobs) and 1 <= jobs <= MAX_JOBS):
         raise ConfigError(f"jobs must be an integer 1..{MAX_JOBS}, got {errors.quote(jobs)}")
-    stats = {name: BotStats(name) for name in names}
-    tasks = [(config, list(names), seed, g) for g in range(games)]
+    bots = list(names)
+    labels = [name for name, _ in bot_entries(bots)]
+    stats = {name: BotStats(name) for name in labels}
     results: Dict[int, GameSummary] = {}
     if jobs == 1:
-        for task in tasks:
-            g, summary = _game_summary(task)
+        for g in range(games):
+            _, summary = _game_summary(config, bots, seed, g)
             results[g] = summary
             if progress:
                 progress(len(results))
     else:
-        with multiprocessing.get_context("fork").Pool(min(jobs, games)) as pool:
-            for g, summary in pool.imap_unordered(_game_summary, tasks):
+        # the workers are forked with the tournament (initargs are not pickled under fork)
+        with multiprocessing.get_context("fork").Pool(
+                min(jobs, games), initializer=_worker_start,
+                initargs=((config, bots, seed),)) as pool:
+            for g, summary in pool.imap_unordered(_pool_game, range(games)):
                 results[g] = summary
                 if progress:
                     progress(len(results))
     rounds = 0
     for g in range(games):                  # in game order: the same sums whatever `jobs`
-        _record_game(stats, lineup(names, config.players, g), results[g])
+        _record_game(stats, lineup(labels, config.players, g), results[g])
         rounds += len(results[g].rounds)
     return {
         "players": config.players, "deck": config.deck, "threshold": config.threshold,
         "games": games, "rounds": rounds, "seed": seed,
         "bots": [s.summary() for s in stats.values()],
     }
+
+
+def _worker_start(tournament: Tuple[GameConfig, Sequence[Bot], Any]) -> None:
+    """A worker process keeps its tournament, and ignores Ctrl-C: the parent stops on it and
+    ends the pool (otherwise every worker would print its own traceback)."""
+    global _POOL_TOURNAMENT
+    _POOL_TOURNAMENT = tournament
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameSummary) -> None:

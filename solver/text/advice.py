@@ -1,5 +1,6 @@
 """The words of `nimmt best`: an advice (solver/advice.py) as a player reads it."""
-from typing import List
+import math
+from typing import List, Sequence
 
 from ..advice import SAME_VALUE
 from .render import player_name
@@ -10,6 +11,30 @@ def percent(p: float) -> str:
         return "always"
     text = f"{p:.0%}"
     return {"0%": "<1%", "100%": ">99%"}.get(text, text)
+
+
+def percents(probabilities: Sequence[float]) -> List[str]:
+    """A strategy's probabilities as whole percentages that add to exactly 100 (largest
+    remainder: each rounded down, then the points left go to the largest remainders), written
+    "<1%" for a card played at all but rounded to 0, ">99%" rounded to 100 but not certain,
+    "always" for certain."""
+    scaled = [100 * p for p in probabilities]
+    whole = [math.floor(x + 1e-9) for x in scaled]
+    left = round(sum(scaled)) - sum(whole)
+    by_remainder = sorted(range(len(scaled)), key=lambda i: (whole[i] - scaled[i], -scaled[i], i))
+    for i in by_remainder[:max(0, left)]:
+        whole[i] += 1
+    return [_percent_text(p, n) for p, n in zip(probabilities, whole)]
+
+
+def _percent_text(p: float, whole: int) -> str:
+    if p >= 1.0:
+        return "always"
+    if whole <= 0:
+        return "<1%"
+    if whole >= 100:
+        return ">99%"
+    return f"{whole}%"
 
 
 def bullheads_text(n: float) -> str:
@@ -34,7 +59,8 @@ def format_player(player: dict) -> List[str]:
     k = player["player"] - 1
     name = player_name(k).capitalize()
     opponent = player_name(1 - k)
-    plays = " or ".join(f"{p['card']} ({percent(p['probability'])})" for p in player["play"])
+    shown = percents([p["probability"] for p in player["play"]])
+    plays = " or ".join(f"{p['card']} ({text})" for p, text in zip(player["play"], shown))
     if not plays:
         return [f"{name}: nothing to play (the round is over)"]
     lines = [f"{name}: play {plays}"]

@@ -1,5 +1,9 @@
 """Plain-text rendering of a table and of a turn, to read at a glance in a terminal.
 
+Players are numbered 1..N and rows 0..3 wherever a person reads them, in text and in JSON
+(`player_name`; the formats number rows from 0 and list players in order); in the code,
+seats are 0-based indices and `+ 1` makes them player numbers.
+
     row 0 |  8 24 29             | 3 cards   3 bullheads
     row 1 | 11 12 13 14 15       | 5 cards  10 bullheads  FULL: a 6th card takes it
 """
@@ -58,7 +62,8 @@ def _per_seat(values: Sequence[int], names: Optional[Sequence[str]]) -> str:
 
 
 def player_name(k: int) -> str:
-    """Players are numbered from 1 for people (rows from 0, as in the JSON formats)."""
+    """The name of seat `k` (0-based) for people: players are numbered 1..N (rows 0..3, as
+    in the JSON formats)."""
     return f"player {k + 1}"
 
 

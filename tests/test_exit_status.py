@@ -1,0 +1,136 @@
+"""Exit statuses, the same for every command (`solver.cli.ExitStatus`, listed in `nimmt
+--help`): 0 done, 2 bad input or usage, 3 a search stopped by a limit, 4 the input of
+`nimmt play` ended mid-game, 130 Ctrl-C. Ctrl-C is simulated by a callable that raises
+KeyboardInterrupt, and once by a real SIGINT sent to a `nimmt solve` process."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from solver import cli
+from solver.cli import ExitStatus, main
+from solver.text.progress import ExactProgress, GamesProgress, SearchProgress
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EIGHT_CARDS = os.path.join(ROOT, "positions", "08_eight_cards_deal.json")   # about 10 s
+FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?"
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def error_line(result) -> str:
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def test_the_statuses_are_the_documented_ones():
+    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 130]
+    help_text = run(["--help"]).stdout
+    for status in ExitStatus:
+        assert re.search(rf"^ +{int(status)} +\S", help_text, re.MULTILINE), status
+    assert "Ctrl-C" in help_text and "quit" in help_text
+
+
+def test_done_is_0_also_after_quit():
+    assert run(["show", "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"]).exit_code == ExitStatus.OK
+    out = run(["play", "--players", "2", "--seed", "1"], "quit\n")
+    assert out.exit_code == ExitStatus.OK and "game abandoned" in out.stdout
+
+
+def test_bad_input_is_2():
+    error_line(result := run(["show", "-"], "{not json"))
+    assert result.exit_code == ExitStatus.BAD_INPUT
+    assert run(["tournament", "-n", "2", "--bots", "nobody"]).exit_code == ExitStatus.BAD_INPUT
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
+def test_a_search_limit_is_3(command):
+    result = run([command, EIGHT_CARDS, "--max-nodes", "2000"])
+    assert result.exit_code == ExitStatus.NOT_PROVEN
+    assert "value NOT proven" in error_line(result) and "2000 nodes" in result.stderr
+
+
+def test_play_input_ended_is_4():
+    result = run(["play", "--players", "3", "--seed", "1"], "")
+    assert result.exit_code == ExitStatus.INPUT_ENDED
+    assert "end of input" in error_line(result)
+
+
+class Interrupting:
+    """A progress callback that presses Ctrl-C the first time it is called."""
+
+    def __call__(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
+def test_ctrl_c_in_the_exact_solver_is_130_with_the_bounds(command, monkeypatch):
+    monkeypatch.setattr(cli, "ExactProgress", type("P", (Interrupting, ExactProgress), {}))
+    result = run([command, EIGHT_CARDS])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    line = error_line(result)
+    assert "value NOT proven" in line and "Ctrl-C" in line
+    assert "value proven" in line or "no bounds proven yet" in line
+
+
+def test_ctrl_c_in_the_search_player_is_130(monkeypatch):
+    monkeypatch.setattr(cli, "SearchProgress", type("P", (Interrupting, SearchProgress), {}))
+    result = run(["best", "-", "--iterations", "20000"], FOUR_PLAYERS)
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert "interrupted" in error_line(result)
+
+
+def test_ctrl_c_in_a_tournament_is_130(monkeypatch):
+    monkeypatch.setattr(cli, "GamesProgress", type("P", (Interrupting, GamesProgress), {}))
+    result = run(["tournament", "-n", "3", "--bots", "random", "--games", "3"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert "interrupted" in error_line(result)
+
+
+def test_ctrl_c_in_play_is_130(monkeypatch):
+    def ask(self, *args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli.TerminalPlayer, "_ask", ask)
+    result = run(["play", "--players", "2", "--seed", "1"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert "interrupted" in error_line(result)
+
+
+def test_a_real_sigint_stops_solve_with_130_and_its_bounds():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", "solve", EIGHT_CARDS], cwd=ROOT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(3)               # imports done, the search running (it needs about 10 s)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == ExitStatus.INTERRUPTED, err
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and "value NOT proven" in lines[0] and "Ctrl-C" in lines[0], err
+
+
+def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
+    class CtrlC:
+        def readline(self):
+            raise KeyboardInterrupt
+
+    init = cli.TerminalPlayer.__init__
+
+    def with_ctrl_c(self, names):
+        init(self, names)
+        self.stdin = CtrlC()
+    monkeypatch.setattr(cli.TerminalPlayer, "__init__", with_ctrl_c)
+    result = run(["play", "--players", "2", "--seed", "1"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert result.stdout.endswith("your card? \n")
+    assert "interrupted" in error_line(result)

@@ -1,0 +1,154 @@
+"""The Python API of seats and tables: the view at a row choice, the earlier row choices in a
+view, integer types a bot may answer, bots of one's own in a tournament, and `play_round`
+finishing a position without an rng."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from solver import errors
+from solver.core.player import Player
+from solver.core.position import Position
+from solver.core.rules import GameConfig
+from solver.play.bots import RandomBot
+from solver.play.runner import play_round
+from solver.play.tournament import run_tournament
+
+CONFIG = GameConfig(players=2)
+# player 1's cards are lower than every row end: played highest first, each takes a row by
+# choice (the one taken holds the card after it)
+START = Position.create([[50], [60], [70], [80]], [[1, 2, 3], [90, 91, 92]])
+
+
+class Recorder(Player):
+    """Plays its highest card, takes row `row`, and keeps every view it is shown."""
+    name = "recorder"
+
+    def __init__(self, row=2):
+        self.row, self.card_views, self.row_views = row, [], []
+
+    def choose_card(self, view):
+        self.card_views.append(view)
+        return max(view.hand)
+
+    def choose_row(self, view, card):
+        self.row_views.append((view, card))
+        return self.row
+
+
+class Lowest(Player):
+    def choose_card(self, view):
+        return min(view.hand)
+
+
+def test_the_view_at_a_row_choice_no_longer_holds_the_card_played():
+    me = Recorder()
+    play_round(CONFIG, [me, Lowest()], random.Random(0), start=START)
+    view, card = me.row_views[0]
+    assert card == 3 and view.revealed == (3, 90)
+    assert view.hand == (1, 2) and 3 not in view.hand
+    assert view.hand_sizes == (2, 2)
+    assert 3 not in view.unseen() and 90 not in view.unseen()
+    last_view, last_card = me.row_views[-1]
+    assert last_card == 1 and last_view.hand == () and last_view.hand_sizes == (0, 0)
+    assert me.card_views[0].hand == (1, 2, 3) and me.card_views[0].hand_sizes == (3, 3)
+
+
+def test_a_view_holds_the_rows_chosen_in_earlier_turns():
+    me, other = Recorder(row=2), Recorder(row=0)      # other's cards are never too low
+    play_round(CONFIG, [me, other], random.Random(0), start=START)
+    assert len(me.row_views) == 3 and other.row_views == []
+    assert me.card_views[0].row_choices == ()
+    assert me.card_views[1].row_choices == ((2, None),)
+    assert other.card_views[2].row_choices == ((2, None), (2, None))
+    assert me.row_views[1][0].row_choices == ((2, None),)      # at a row choice too
+
+
+class NumpyBot(Player):
+    """Answers numpy integers, as a bot computing with numpy would."""
+    name = "numpy"
+
+    def choose_card(self, view):
+        return np.array(view.hand)[np.argmin(view.hand)]
+
+    def choose_row(self, view, card):
+        return np.int8(3)
+
+
+def test_numpy_integers_are_taken_as_ints():
+    result = play_round(CONFIG, [NumpyBot(), Lowest()], random.Random(0), start=START)
+    turns = result.record["turns"]
+    assert turns[0] == {"cards": [1, 90], "row_choices": [3, None]}
+    assert all(type(c) is int for t in turns for c in t["cards"])
+    json.dumps(result.record)
+
+
+@pytest.mark.parametrize("card, row, shown", [
+    ("1", 0, "'1'"), (1.0, 0, "1.0"), (None, 0, "None"), (True, 0, "True"),
+    (1, "2", "'2'"), (1, 2.0, "2.0"), (1, np.float64(1.0), "1.0"), (1, None, "None")])
+def test_other_answers_are_illegal_moves_naming_the_bot_and_value(card, row, shown):
+    class Odd(Player):
+        name = "odd-bot"
+
+        def choose_card(self, view):
+            return card
+
+        def choose_row(self, view, played):
+            return row
+
+    with pytest.raises(errors.IllegalMoveError) as caught:
+        play_round(CONFIG, [Odd(), Lowest()], random.Random(0), start=START)
+    assert "odd-bot" in str(caught.value) and shown in str(caught.value)
+
+
+class LowestBot(Player):
+    """A bot of one's own, defined outside the registry."""
+    name = "lowest"
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def choose_card(self, view):
+        return min(view.hand)
+
+
+def test_a_tournament_seats_a_bot_of_ones_own():
+    config = GameConfig(players=3)
+    summary = run_tournament(config, [("lowest", LowestBot), "random"], games=4, seed=1)
+    assert [b["name"] for b in summary["bots"]] == ["lowest", "random"]
+    assert all(b["seat_games"] > 0 for b in summary["bots"])
+    # forked workers take any factory, a lambda too, and give the same result
+    again = run_tournament(config, [("lowest", lambda seed: LowestBot(seed)), "random"],
+                           games=4, seed=1, jobs=2)
+    assert again == summary
+
+
+def test_a_factory_is_given_a_seed_per_seat_and_game():
+    seeds = []
+
+    def factory(seed):
+        seeds.append(seed)
+        return RandomBot(seed)
+
+    run_tournament(GameConfig(players=2), [("mine", factory)], games=3, seed=7)
+    assert len(seeds) == 6 and len(set(seeds)) == 6 and all(isinstance(s, int) for s in seeds)
+
+
+@pytest.mark.parametrize("bots, words", [
+    ([("a", LowestBot), ("a", RandomBot)], "two different bots"),
+    ([("a",)], "spec string or a pair"),
+    ([("a", "not callable")], "spec string or a pair"),
+    ([42], "spec string or a pair"),
+    (["nobody"], "unknown bot"),
+])
+def test_bad_bots_are_refused(bots, words):
+    with pytest.raises(errors.ConfigError, match=words):
+        run_tournament(GameConfig(players=2), bots, games=1)
+
+
+def test_play_round_finishes_a_position_without_an_rng():
+    result = play_round(CONFIG, [Lowest(), Lowest()], start=START)
+    assert result.final.hand_size == 0 and len(result.record["turns"]) == 3
+    with pytest.raises(TypeError, match="rng"):
+        play_round(CONFIG, [Lowest(), Lowest()])

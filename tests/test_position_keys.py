@@ -1,0 +1,154 @@
+"""The keys of a position: unknown keys refused (with the closest allowed one), the optional
+keys validated when the position is read, and a game record refused where a position is
+expected (solve, best, show), with the command that gives the position after its turns."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver import errors
+from solver.cli import main
+from solver.core.position import Position, load_position
+from solver.mcts.player import viewer_of
+
+GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+HIDDEN = {"deck": 104, "rows": [[20], [92], [65], [103]], "hands": [[5, 10, 11], None, None]}
+RECORD = {
+    "deck": 24,
+    "rows": [[5], [11], [17], [20]],
+    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
+    "turns": [{"cards": [3, 14], "row_choices": [1, None]}, {"cards": [12, 13]}],
+}
+
+
+def with_keys(base=GOOD, **changes):
+    data = json.loads(json.dumps(base))
+    data.update(changes)
+    return data
+
+
+def run(args, stdin=None):
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
+    return lines[0]
+
+
+# unknown keys ------------------------------------------------------------------------------
+@pytest.mark.parametrize("key, closest", [("penalty", "penalties"), ("veiwer", "viewer"),
+                                          ("hand", "hands"), ("Deck", "deck"),
+                                          ("to-move", "to_move"), ("note", None)])
+def test_an_unknown_key_is_refused_with_the_closest_allowed_key(key, closest):
+    data = with_keys(**{key: 1})
+    with pytest.raises(errors.UnknownKeyError) as caught:
+        Position.from_dict(data)
+    message = str(caught.value)
+    assert f'unknown key "{key}"' in message
+    for allowed in ("deck", "rows", "hands", "penalties", "played", "scores", "viewer",
+                    "to_move"):
+        assert allowed in message
+    if closest:
+        assert f'did you mean "{closest}"?' in message
+    else:
+        assert "did you mean" not in message
+
+
+def test_an_unknown_key_is_one_line_on_the_command_line():
+    line = one_line_error(run(["show", "-"], json.dumps(with_keys(penalty=[3, 0]))))
+    assert '"penalty"' in line and '"penalties"' in line
+
+
+def test_a_huge_unknown_key_is_quoted_short():
+    line = one_line_error(run(["show", "-"], json.dumps(with_keys(**{"x" * 10_000: 1}))))
+    assert len(line) < 400
+
+
+def test_the_spec_keys_alone_and_the_optional_keys_are_accepted():
+    assert Position.from_dict(GOOD).extra == {}
+    data = with_keys(played=[9, 11], scores=[10, 0], viewer=2, to_move=2)
+    position = Position.from_dict(data)
+    assert position.extra == {"played": [9, 11], "scores": [10, 0], "viewer": 2, "to_move": 2}
+    assert json.loads(position.to_json()) == data
+
+
+def test_create_refuses_an_unknown_optional_key():
+    with pytest.raises(errors.UnknownKeyError, match='"penalties"'):
+        Position.create(GOOD["rows"], GOOD["hands"], deck=24, extra={"penalties": [0, 0]})
+
+
+# optional keys validated at load time -------------------------------------------------------
+@pytest.mark.parametrize("changes, words", [
+    ({"scores": [1]}, ["scores", "2 integers", "[1]"]),
+    ({"scores": 5}, ["scores", "got 5"]),
+    ({"scores": [1, -2]}, ["score -2", "negative"]),
+    ({"scores": [1, 2.5]}, ["score 2.5", "not an integer"]),
+    ({"scores": [1, True]}, ["score true", "not an integer"]),
+    ({"viewer": 3}, ["viewer", "1..2", "got 3"]),
+    ({"viewer": 0}, ["viewer", "1..2", "got 0"]),
+    ({"viewer": "1"}, ["viewer", 'got "1"']),
+    ({"to_move": True}, ["to_move", "viewer", "got true"]),
+    ({"viewer": 1, "to_move": 2}, ["viewer 1", "to_move 2"]),
+], ids=["scores short", "scores not a list", "negative score", "float score", "bool score",
+        "viewer too high", "viewer 0", "viewer a string", "to_move bool", "disagree"])
+def test_bad_optional_values_are_refused_when_read(changes, words):
+    with pytest.raises(errors.PositionError) as caught:
+        Position.from_dict(with_keys(**changes))
+    for word in words:
+        assert word in str(caught.value)
+
+
+def test_the_viewer_hand_must_be_visible_at_load_time():
+    with pytest.raises(errors.PositionError, match="player 2"):
+        Position.from_dict(with_keys(HIDDEN, viewer=2))
+    line = one_line_error(run(["show", "-"], json.dumps(with_keys(HIDDEN, to_move=3))))
+    assert "player 3" in line and "visible" in line
+    assert viewer_of(Position.from_dict(with_keys(HIDDEN, to_move=1))) == 0
+
+
+# a game record where a position is expected ---------------------------------------------
+@pytest.mark.parametrize("command", ["solve", "best", "show"])
+def test_a_record_file_is_refused_with_the_replay_command(command, tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(RECORD))
+    line = one_line_error(run([command, str(path)]))
+    assert f"'{path}' is a game record" in line and '"turns"' in line
+    assert f"nimmt replay {path} --json" in line
+
+
+def test_a_record_on_stdin_or_inline_is_refused():
+    assert "nimmt replay - --json" in one_line_error(run(["solve", "-"], json.dumps(RECORD)))
+    line = one_line_error(run(["best", json.dumps(RECORD)]))
+    assert "game record" in line and "nimmt replay" in line
+
+
+def test_a_record_file_name_with_a_space_is_quoted_for_the_shell(tmp_path):
+    path = tmp_path / "my game.json"
+    path.write_text(json.dumps(RECORD))
+    with pytest.raises(errors.RecordGivenError, match="nimmt replay '.*my game.json' --json"):
+        load_position(str(path))
+
+
+def test_from_dict_refuses_a_record():
+    with pytest.raises(errors.RecordGivenError, match='"turns"'):
+        Position.from_dict(RECORD)
+
+
+def test_the_position_after_the_turns_is_accepted(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(RECORD))
+    final = run(["replay", str(path), "--json"])
+    assert final.exit_code == 0
+    assert run(["show", "-"], final.stdout).exit_code == 0
+
+
+def test_the_curated_positions_keep_their_notes():
+    position = load_position("positions/example.json")
+    assert {"description", "value", "strategies"} <= set(position.extra)
+    with open("positions/example.json", encoding="utf-8") as handle:
+        assert json.loads(position.to_json()) == json.load(handle)
