@@ -2,34 +2,12 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
 from solver.core.position import Position
+from tests.support import SPEC_RECORD, assert_input_error, load_position_file, run, spec_position
 
-GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
-RECORD = {
-    "deck": 24,
-    "rows": [[5], [11], [17], [20]],
-    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
-    "turns": [{"cards": [3, 14], "row_choices": [1, None]}, {"cards": [12, 13]}],
-}
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
-
-
-def assert_input_error(result, *words):
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
-    assert len(lines[0]) <= 300, lines[0][:500]       # a quoted value is shortened
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in lines[0]
+GOOD = spec_position(load_position_file("spec_exchange_example.json"))
+RECORD = SPEC_RECORD
 
 
 def with_key(**changes):

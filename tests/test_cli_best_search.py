@@ -4,19 +4,13 @@ import json
 import time
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
-from test_cli import assert_input_error
+from tests.support import assert_input_error, run
 
 FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
 TEN_PLAYERS = ("104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, "
                + ", ".join(["?"] * 9) + "; " + " ".join(["0"] * 10))
 TWO_PLAYERS_HIDDEN = "24; 20, 22, 15, 23; 1 2 9, ?; 0 0"
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
 
 
 def best_json(position, *options):
