@@ -1,4 +1,4 @@
-"""Fixtures shared by the test files.
+"""Fixtures shared by the test files, and the test-wide Hypothesis settings.
 
 The example positions are read from positions/ (one copy of each, the files the README and
 SPEC.md cite); each fixture gives a fresh dict, so a test may change it. The plain helpers
@@ -6,8 +6,15 @@ SPEC.md cite); each fixture gives a fresh dict, so a test may change it. The pla
 for module-level parameters) are in tests/support.py: import them from there.
 """
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support import load_position_file, spec_position
+
+# No test may fail for being slow on a busy machine: no per-example deadline, no health
+# check on the time spent generating data. Budgets are in examples, not in seconds.
+settings.register_profile("nimmt", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("nimmt")
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
 """`nimmt best` on hidden-information positions (the search player): JSON shape, text,
-determinism for a seed and an iteration budget, a time budget kept, bad input exit 2."""
+determinism for a seed and an iteration budget, a time budget kept (marked `timing`), bad
+input exit 2."""
 import json
 import time
 
@@ -45,6 +46,23 @@ def test_deterministic_for_a_seed_and_iterations():
     assert cards("--seed", "7") != cards("--seed", "8")
 
 
+def test_ten_players_on_two_jobs_share_an_iteration_budget():
+    data = best_json(TEN_PLAYERS, "--iterations", "400", "--jobs", "2", "--seed", "3")
+    assert (data["iterations"], data["jobs"]) == (400, 2)
+    cards = data["cards"]
+    assert sorted(c["card"] for c in cards) == [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
+    assert sum(c["visits"] for c in cards) == 400
+    assert data["play"] == max(cards, key=lambda c: c["visits"])["card"]
+
+
+def test_a_time_budget_gives_a_complete_answer():       # how long it takes: the timing test
+    data = best_json(TEN_PLAYERS, "--seconds", "0.2")
+    assert data["iterations"] > 0 and data["seconds"] > 0
+    assert sum(c["visits"] for c in data["cards"]) == data["iterations"]
+    assert len(data["cards"]) == 10
+
+
+@pytest.mark.timing
 def test_ten_players_stay_within_a_time_budget():
     start = time.perf_counter()
     data = best_json(TEN_PLAYERS, "--seconds", "0.5", "--jobs", "2")
