@@ -123,3 +123,9 @@ def test_bad_input_is_one_line_exit_2(position, options, words):
 def test_the_largest_penalty_goes_through_the_search():      # the C core adds to an int
     result = run(["best", "-", "--iterations", "200"], "24; 20, 22, 15, 23; 1 2 9, ?; 1000000 0")
     assert result.exit_code == 0, result.stderr
+    # the bullheads expected count from now: the same analysis as with no penalty so far
+    big = best_json("24; 20, 22, 15, 23; 1 2 9, ?; 1000000 0", "--iterations", "200")
+    none = best_json("24; 20, 22, 15, 23; 1 2 9, ?; 0 0", "--iterations", "200")
+    assert big["cards"] == none["cards"] and big["play"] == none["play"]
+    assert sorted(c["card"] for c in big["cards"]) == [1, 2, 9]
+    assert all(0 <= c["expected_bullheads"] < 100 for c in big["cards"])

@@ -311,6 +311,10 @@ def test_best_hidden_hand_goes_to_the_search():      # more in test_cli_best_sea
     text = "104; 9 24 29, 11 12 13 14 15, 60, 81; 3 47 70, ?, ?; 0 5 2"
     result = run(["best", "-", "--iterations", "300"], text)
     assert result.exit_code == 0 and result.stdout.startswith("Player 1: play ")
+    lines = result.stdout.splitlines()
+    assert int(lines[0].split()[3]) in (3, 47, 70)             # a card of player 1's hand
+    assert lines[1].startswith("search: 300 iterations in ")
+    assert sorted(int(line.split()[0]) for line in lines[4:]) == [3, 47, 70]     # the table
 
 
 def test_round_over():
