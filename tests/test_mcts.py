@@ -116,7 +116,7 @@ def test_a_ten_player_decision_stays_within_its_budget():
     assert player.last.iterations > 100
 
 
-def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
+def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond(spec_exchange_position):
     two_seats = SearchOptions().settled(2)
     assert (two_seats.selection, two_seats.reward, two_seats.policy) == (
         Selection.RM_PLUS, Reward.RELATIVE, Policy.HEURISTIC)
@@ -126,7 +126,7 @@ def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
     given = SearchOptions(selection="ucb", reward="own", policy="random").settled(2)
     assert (given.selection, given.reward, given.policy) == (
         Selection.UCB, Reward.OWN, Policy.RANDOM)
-    two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"), Limit(iterations=500), seed=1)
+    two = analyse(Position.from_dict(spec_exchange_position), Limit(iterations=500), seed=1)
     assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
     assert two.stats["policy"] == "heuristic"
 
