@@ -5,12 +5,12 @@ cheapest row (`solver._rules.random_rounds` in C, `solver.game.random_round_pena
 Python on the reference rules of `solver.rules`). Both are measured in the same run, on one
 core, for 2, 4 and 10 players; the output is a markdown table.
 
-    python benchmarks/bench_engine.py [--seconds S]
+    python -m benchmarks.bench_engine [--seconds S]      (from the repository root)
 """
 import argparse
 import random
 
-from _common import machine_line, markdown_table, rate
+from benchmarks._common import machine_line, markdown_table, rate
 from solver._rules import random_rounds
 from solver.play.runner import random_round_penalties
 from solver.core.rules import GameConfig

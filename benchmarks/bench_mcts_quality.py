@@ -15,9 +15,10 @@ than 0.5 bullheads against the equilibrium. For each seeded position (tests/posi
   visited card, a pure strategy).
 Prints a markdown table by hand size and budget, writes JSON to benchmarks/results/.
 
-    python benchmarks/bench_mcts_quality.py [--sizes 4 5 6 7] [--positions 10]
+    python -m benchmarks.bench_mcts_quality [--sizes 4 5 6 7] [--positions 10]
         [--budgets 1000 10000 50000] [--seed 1] [--policy heuristic] [--c 4]
         [--reward relative|own] [--selection rm+|rm|ucb] [--gamma 0.1] [--json FILE]
+    (from the repository root)
 """
 import argparse
 import json
@@ -30,18 +31,16 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-sys.path.insert(0, HERE)
+from benchmarks._common import machine_info, machine_line, markdown_table
+from solver.exact import Engine
+from solver.core.position import Position
+from solver.limits import Limit
+from solver.mcts import SearchOptions, root_strategies
+from solver.mcts.options import DEFAULT_C
+from solver.mcts.player import derive_seed
+from tests.positions_gen import random_midround
 
-from _common import machine_info, machine_line, markdown_table  # noqa: E402
-from positions_gen import random_midround  # noqa: E402
-from solver.exact import Engine  # noqa: E402
-from solver.core.position import Position  # noqa: E402
-from solver.limits import Limit  # noqa: E402
-from solver.mcts import SearchOptions, root_strategies  # noqa: E402
-from solver.mcts.options import DEFAULT_C  # noqa: E402
-from solver.mcts.player import derive_seed  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DEFAULT_JSON = os.path.join(HERE, "results", "bench_mcts_quality.json")
 TARGET = 0.5

@@ -9,8 +9,8 @@ rotates with the deal). Bots are seeded per deal and seat, so with budgets in it
 the whole run is deterministic and two candidates can be compared round by round too
 (`--rounds-json` keeps the per-round results).
 
-    python benchmarks/bench_paired.py --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--jobs 2] [--rounds-json FILE]
+    python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
+        [--rounds 1000] [--jobs 2] [--rounds-json FILE]      (from the repository root)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
 and the paired difference with its 95% interval (also as a percentage of the baseline).
@@ -19,19 +19,14 @@ import argparse
 import json
 import math
 import multiprocessing
-import os
 import random
 import statistics
-import sys
 from typing import List, Tuple
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-
-from _common import machine_line  # noqa: E402
-from solver.play.bots import make_bot, parse_bot_names  # noqa: E402
-from solver.play.runner import deal, play_round  # noqa: E402
-from solver.core.rules import GameConfig  # noqa: E402
+from benchmarks._common import machine_line
+from solver.play.bots import make_bot, parse_bot_names
+from solver.play.runner import deal, play_round
+from solver.core.rules import GameConfig
 
 
 def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int]:

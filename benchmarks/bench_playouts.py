@@ -6,13 +6,13 @@ Also the search player's iterations per second with either playout policy (ISMCT
 first turn, one tree, one thread; random playouts are its default from 3 players on).
 Output: a markdown table.
 
-    python benchmarks/bench_playouts.py [--seconds S]
+    python -m benchmarks.bench_playouts [--seconds S]      (from the repository root)
 """
 import argparse
 import random
 import time
 
-from _common import machine_line, markdown_table, rate
+from benchmarks._common import machine_line, markdown_table, rate
 from solver._sim import Determinizer, Search, playout_rounds
 
 

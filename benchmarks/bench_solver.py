@@ -21,9 +21,11 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   small nodes) over a fixed set of positions, independent of the options; identical across runs
   of the same build. Printed last, as `Nodes searched: N`.
 
-    python benchmarks/bench_solver.py [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
+    python -m benchmarks.bench_solver [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
         [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--json PATH]
-    python benchmarks/bench_solver.py --from-json PATH     # the tables of a saved run
+    python -m benchmarks.bench_solver --from-json PATH     # the tables of a saved run
+
+(from the repository root: benchmarks/ and tests/ are packages, imported from there)
 """
 import argparse
 import hashlib
@@ -38,18 +40,17 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+from benchmarks._common import machine_info, machine_line, markdown_table, per_call_seconds
+import solver._search
+from solver._matgame import solve_matrix, time_solve_batch
+from solver.errors import SearchLimitError
+from solver.exact.engine import Engine, proven_bounds
+from solver.limits import Limit
+from solver.core.position import Position
+from tests.positions_gen import random_deal, random_midround
+from tests.reference_solver import _lp_row_player as highs_row_player
 
-from _common import machine_info, machine_line, markdown_table, per_call_seconds  # noqa: E402
-from positions_gen import random_deal, random_midround  # noqa: E402
-from reference_solver import _lp_row_player as highs_row_player  # noqa: E402
-import solver._search  # noqa: E402
-from solver._matgame import solve_matrix, time_solve_batch  # noqa: E402
-from solver.errors import SearchLimitError  # noqa: E402
-from solver.exact.engine import Engine, proven_bounds  # noqa: E402
-from solver.limits import Limit  # noqa: E402
-from solver.core.position import Position  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 DEAL = 10                                 # a full deal: 10 cards per hand
 ABLATION_SIZES = (6, 7)                   # small enough for the ablated searches to finish
@@ -429,7 +430,7 @@ def main(argv=None) -> None:
     results = {
         "machine": machine_info(),
         "build": build_id(),
-        "command": " ".join(["python", "benchmarks/bench_solver.py"] + sys.argv[1:]),
+        "command": " ".join(["python", "-m", "benchmarks.bench_solver"] + sys.argv[1:]),
         "options": vars(args),
         "sizes": {str(size): {"summary": summarize(rs), "runs": [asdict(r) for r in rs]}
                   for size, rs in runs.items()},

@@ -79,17 +79,6 @@ def matrix_value(M) -> float:
     return _lp_row_player(np.asarray(M, dtype=float))[0]
 
 
-def worst_case(M, x, y) -> Tuple[float, float]:
-    """What each strategy guarantees: (min_j x.M[:, j], max_i M[i, :].y).
-
-    (x, y) is an equilibrium of value v iff the first is >= v and the second <= v.
-    """
-    M = np.asarray(M, dtype=float)
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    return float((x @ M).min()), float((M @ y).max())
-
-
 # the game ----------------------------------------------------------------------------------
 def _state(position) -> State:
     if len(position.hands) != 2 or any(h is None for h in position.hands):

@@ -82,12 +82,25 @@ def view104(rows, hands, revealed=None):
 
 def test_every_bot_plays_whole_rounds():
     from solver.play.runner import play_round
+    from solver.core.record import replay_steps
     import random as _random
     config = GameConfig(players=5)
     for name in ("lowkeeper", "safe", "sampler", "greedy", "random"):
         players = [make_bot(name, k) for k in range(5)]
         result = play_round(config, players, _random.Random(1))
         assert len(result.record["turns"]) == 10
+        # the record replays under the rules to the same table, each card from its hand once
+        start, outcomes = replay_steps(result.record)
+        assert outcomes[-1].position == result.final
+        assert all(len(h) == 0 for h in result.final.hands)
+        for k in range(5):
+            assert sorted(t["cards"][k] for t in result.record["turns"]) == sorted(start.hands[k])
+        # a seat's penalty is the bullheads of the rows it took, turn by turn
+        taken = [0] * 5
+        for outcome in outcomes:
+            for k, cards in enumerate(outcome.taken):
+                taken[k] += row_bullheads(cards)
+        assert tuple(taken) == result.penalties == result.final.penalties and sum(taken) > 0
 
 
 def test_lowkeeper_keeps_its_lowest_card_then_takes_a_cheap_row_with_it():

@@ -1,35 +1,16 @@
 """The command line: real outputs, and bad input always one line on stderr with exit status 2."""
 import json
+import re
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
 from solver.core.position import Position
+from solver.core.record import replay
+from solver.core.rules import row_bullheads
+from tests.support import SPEC_RECORD, assert_input_error, load_position_file, run, spec_position
 
-GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
-RECORD = {
-    "deck": 24,
-    "rows": [[5], [11], [17], [20]],
-    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
-    "turns": [{"cards": [3, 14], "row_choices": [1, None]}, {"cards": [12, 13]}],
-}
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
-
-
-def assert_input_error(result, *words):
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
-    assert len(lines[0]) <= 300, lines[0][:500]       # a quoted value is shortened
-    assert "Traceback" not in result.stderr
-    for word in words:
-        assert word in lines[0]
+GOOD = spec_position(load_position_file("spec_exchange_example.json"))
+RECORD = SPEC_RECORD
 
 
 def with_key(**changes):
@@ -150,7 +131,9 @@ def test_a_byte_order_mark_is_skipped(tmp_path):
     assert out.exit_code == 0 and json.loads(out.stdout) == GOOD
     record = tmp_path / "record.json"
     record.write_text("\ufeff" + json.dumps(RECORD), encoding="utf-8")
-    assert run(["replay", str(record)]).exit_code == 0
+    replayed = run(["replay", str(record)])
+    assert replayed.exit_code == 0
+    assert replayed.stdout == run(["replay", "-"], json.dumps(RECORD)).stdout
 
 
 def test_show_refuses_a_missing_file(tmp_path):
@@ -171,6 +154,23 @@ def test_show_renders_a_file_in_json_or_text(tmp_path):
     assert text.exit_code == 0 and " ?  ?  ?" in text.stdout and "P2 3" in text.stdout
     as_json = run(["show", "-", "--as", "json"], "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8")
     assert json.loads(as_json.stdout) == GOOD
+
+
+def test_show_prints_the_position_row_by_row(readme_example):
+    out = run(["show", "-"], json.dumps(readme_example))
+    assert out.exit_code == 0 and out.stderr == ""
+    lines = out.stdout.splitlines()
+    assert lines[0] == "deck 1..24, 2 players, 4 cards in hand"
+    for r, row in enumerate(readme_example["rows"]):
+        shown = re.fullmatch(rf"row {r} \|([\d ]+)\| (\d) cards? +(\d+) bullheads?( +FULL.*)?",
+                             lines[2 + r])
+        cards, length, bulls = shown.groups()[:3]
+        assert [int(c) for c in cards.split()] == row
+        assert (int(length), int(bulls)) == (len(row), row_bullheads(row))
+    for k, hand in enumerate(readme_example["hands"]):
+        shown = next(line for line in lines if line.startswith(f"  player {k + 1} "))
+        assert [int(c) for c in shown.split()[2:]] == hand
+    assert "penalties P1 8, P2 7" in lines
 
 
 @pytest.mark.parametrize("args, word", [
@@ -228,6 +228,9 @@ def test_deal_is_deterministic_and_valid():
     assert first.stdout == run(["deal", "--players", "3", "--seed", "5"]).stdout
     position = Position.from_json(first.stdout)
     assert position.players == 3 and position.deck == 104 and position.hand_size == 10
+    assert [len(r) for r in position.rows] == [1, 1, 1, 1] and position.penalties == (0, 0, 0)
+    cards = [c for r in position.rows for c in r] + [c for h in position.hands for c in h]
+    assert len(set(cards)) == 4 + 30 and all(1 <= c <= 104 for c in cards)
 
 
 def test_deal_variant_deals_every_card():
@@ -251,6 +254,10 @@ def test_replay_text_describes_each_turn():
     assert out.exit_code == 0
     assert "turn 1: P1 3, P2 14 | P1 took row 1 [11] (5 bullheads)" in out.stdout
     assert "penalties P1 5, P2 0" in out.stdout
+    final = replay(RECORD)                  # the table printed last is the rules' replay
+    for r, row in enumerate(final.rows):
+        assert re.search(rf"^row {r} \| *{' +'.join(map(str, row))} +\|", out.stdout, re.M)
+    assert f"penalties P1 {final.penalties[0]}, P2 {final.penalties[1]}" in out.stdout
 
 
 @pytest.mark.parametrize("turns, word", [
@@ -283,8 +290,17 @@ def test_tournament_json_is_deterministic():
 
 
 def test_tournament_table():
-    out = run(["tournament", "--players", "2", "--bots", "random,greedy", "--games", "2"])
+    args = ["tournament", "--players", "2", "--bots", "random,greedy", "--games", "2",
+            "--seed", "4"]
+    out = run(args)
     assert out.exit_code == 0 and "| greedy |" in out.stdout
+    summary = json.loads(run(args + ["--json"]).stdout)        # the same games
+    assert f"{summary['games']} games, {summary['rounds']} rounds, 2 players" in out.stdout
+    for bot in summary["bots"]:
+        lo, hi = bot["ci95"]
+        row = (f"| {bot['name']} | {bot['seat_games']} | {bot['mean_penalty_per_round']:.2f} |"
+               f" [{lo:.2f}, {hi:.2f}] | {bot['mean_score']:.1f} | {100 * bot['win_rate']:.1f}% |")
+        assert row in out.stdout.splitlines()
 
 
 def _cards_prompted(stdout):
@@ -297,6 +313,26 @@ def test_play_against_bots_to_the_end():
     out = run(["play", "--players", "2", "--bots", "greedy", "--seed", "3"], answers)
     assert out.exit_code == 0, out.output
     assert "game over after" in out.stdout and "not possible" in out.stdout
+    rounds = re.findall(r"round (\d+) over: you \+(\d+) = (\d+), greedy-2 \+(\d+) = (\d+)",
+                        out.stdout)
+    assert [int(r[0]) for r in rounds] == list(range(1, len(rounds) + 1))
+    totals = (0, 0)
+    for _, gain1, total1, gain2, total2 in rounds:     # each round adds its penalties
+        assert (int(total1), int(total2)) == (totals[0] + int(gain1), totals[1] + int(gain2))
+        assert max(totals) < 66                         # the game went on: no one had 66
+        totals = (int(total1), int(total2))
+    assert max(totals) >= 66                            # the default threshold ends it
+    winner = "you" if totals[0] < totals[1] else "greedy-2"
+    assert f"game over after {len(rounds)} rounds: {winner} wins" in out.stdout
+    # a round's penalties are the bullheads of the cards each player took in its turns
+    played = re.split(r"^round \d+ over: .*$", out.stdout, flags=re.M)[:len(rounds)]
+    for turns, (_, gain1, _, gain2, _) in zip(played, rounds):
+        taken = {"you": 0, "greedy-2": 0}
+        for who, cards, bulls in re.findall(
+                r"\| (you|greedy-2) took (?:row \d )?\[([\d, ]+)\] \((\d+) bullheads?\)", turns):
+            assert int(bulls) == row_bullheads([int(c) for c in cards.split(", ")])
+            taken[who] += int(bulls)
+        assert (taken["you"], taken["greedy-2"]) == (int(gain1), int(gain2))
 
 
 def test_play_end_of_input_is_a_clean_error():

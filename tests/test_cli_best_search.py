@@ -1,22 +1,17 @@
 """`nimmt best` on hidden-information positions (the search player): JSON shape, text,
-determinism for a seed and an iteration budget, a time budget kept, bad input exit 2."""
+determinism for a seed and an iteration budget, a time budget kept (marked `timing`), bad
+input exit 2."""
 import json
 import time
 
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
-from test_cli import assert_input_error
+from tests.support import assert_input_error, run
 
 FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
 TEN_PLAYERS = ("104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, "
                + ", ".join(["?"] * 9) + "; " + " ".join(["0"] * 10))
 TWO_PLAYERS_HIDDEN = "24; 20, 22, 15, 23; 1 2 9, ?; 0 0"
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
 
 
 def best_json(position, *options):
@@ -51,6 +46,23 @@ def test_deterministic_for_a_seed_and_iterations():
     assert cards("--seed", "7") != cards("--seed", "8")
 
 
+def test_ten_players_on_two_jobs_share_an_iteration_budget():
+    data = best_json(TEN_PLAYERS, "--iterations", "400", "--jobs", "2", "--seed", "3")
+    assert (data["iterations"], data["jobs"]) == (400, 2)
+    cards = data["cards"]
+    assert sorted(c["card"] for c in cards) == [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
+    assert sum(c["visits"] for c in cards) == 400
+    assert data["play"] == max(cards, key=lambda c: c["visits"])["card"]
+
+
+def test_a_time_budget_gives_a_complete_answer():       # how long it takes: the timing test
+    data = best_json(TEN_PLAYERS, "--seconds", "0.2")
+    assert data["iterations"] > 0 and data["seconds"] > 0
+    assert sum(c["visits"] for c in data["cards"]) == data["iterations"]
+    assert len(data["cards"]) == 10
+
+
+@pytest.mark.timing
 def test_ten_players_stay_within_a_time_budget():
     start = time.perf_counter()
     data = best_json(TEN_PLAYERS, "--seconds", "0.5", "--jobs", "2")
@@ -111,3 +123,9 @@ def test_bad_input_is_one_line_exit_2(position, options, words):
 def test_the_largest_penalty_goes_through_the_search():      # the C core adds to an int
     result = run(["best", "-", "--iterations", "200"], "24; 20, 22, 15, 23; 1 2 9, ?; 1000000 0")
     assert result.exit_code == 0, result.stderr
+    # the bullheads expected count from now: the same analysis as with no penalty so far
+    big = best_json("24; 20, 22, 15, 23; 1 2 9, ?; 1000000 0", "--iterations", "200")
+    none = best_json("24; 20, 22, 15, 23; 1 2 9, ?; 0 0", "--iterations", "200")
+    assert big["cards"] == none["cards"] and big["play"] == none["play"]
+    assert sorted(c["card"] for c in big["cards"]) == [1, 2, 9]
+    assert all(0 <= c["expected_bullheads"] < 100 for c in big["cards"])

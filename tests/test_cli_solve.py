@@ -4,42 +4,18 @@ import json
 import re
 
 import networkx as nx
-import numpy as np
 import pytest
-from click.testing import CliRunner
 
-from solver.cli import main
 from solver.exact import Engine, solve
 from solver.exact.graph import strategy_graph, to_dot
 from solver.core.position import Position
+from tests.support import (assert_equilibrium, error_line, load_position_file, run, spec_position,
+                           spec_solution, strategy_vector)
 
-SPEC_EXAMPLE = {"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
-                "hands": [[19, 22], [5, 17]]}
-SPEC_OUTPUT = {
-    "value": 2.7058823529411766,
-    "strategies": [
-        [{"card": 19, "probability": 0.4117647058823529},
-         {"card": 22, "probability": 0.5882352941176471}],
-        [{"card": 5, "probability": 0.5294117647058824},
-         {"card": 17, "probability": 0.47058823529411764}],
-    ],
-}
-EXCHANGE_EXAMPLE = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-                    "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+SPEC_EXAMPLE = spec_position(load_position_file("spec_worked_example.json"))
+SPEC_OUTPUT = spec_solution(load_position_file("spec_worked_example.json"))
+EXCHANGE_EXAMPLE = spec_position(load_position_file("spec_exchange_example.json"))
 SEVEN_CARDS = "24; 5, 19, 3, 9; 4 13 15 16 17 20 23, 1 2 6 7 8 10 11; 0 0"
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
-
-
-def one_error_line(result, status):
-    assert result.exit_code == status, (result.output, result.stderr)
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
-    assert "Traceback" not in result.stderr
-    return lines[0]
 
 
 # solve ------------------------------------------------------------------------------------
@@ -58,19 +34,13 @@ def test_spec_worked_example_json():
     assert data["principal_line"][0]["row_choice"] == {"player": 2, "row": 2}
 
 
-def strategy_vector(listed, hand):
-    probability = {e["card"]: e["probability"] for e in listed}
-    return np.array([probability.get(card, 0.0) for card in hand])
-
-
-def assert_equilibrium(position: Position, data: dict) -> np.ndarray:
+def assert_json_equilibrium(position: Position, data: dict):
     """The JSON strategies are an equilibrium of the full root matrix (which is returned):
     no pure reply does better than the value."""
     matrix = Engine(position).full_matrix(position)
     x = strategy_vector(data["strategies"][0], position.hands[0])
     y = strategy_vector(data["strategies"][1], position.hands[1])
-    assert (x @ matrix).min() >= data["value"] - 1e-9
-    assert (matrix @ y).max() <= data["value"] + 1e-9
+    assert_equilibrium(matrix, x, y, data["value"], tol=1e-9)
     return matrix
 
 
@@ -79,7 +49,7 @@ def test_spec_second_example_value():
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["value"] == pytest.approx(-4, abs=1e-9)
-    assert_equilibrium(Position.from_dict(EXCHANGE_EXAMPLE), data)
+    assert_json_equilibrium(Position.from_dict(EXCHANGE_EXAMPLE), data)
 
 
 def test_card_values_are_each_card_against_the_opponents_strategy():
@@ -93,7 +63,7 @@ def test_card_values_are_each_card_against_the_opponents_strategy():
 def assert_card_values(position: Position, data: dict) -> None:
     """Every card's value is its row (column) of the full matrix against the opponent's
     strategy."""
-    matrix = assert_equilibrium(position, data)
+    matrix = assert_json_equilibrium(position, data)
     x = strategy_vector(data["strategies"][0], position.hands[0])
     y = strategy_vector(data["strategies"][1], position.hands[1])
     assert [e["value"] for e in data["card_values"][0]] == pytest.approx(matrix @ y, abs=1e-9)
@@ -153,13 +123,13 @@ NOT_FOR_THE_EXACT_SOLVER = [      # `best` answers these with the search (test_c
 @pytest.mark.parametrize("command", ["solve", "best"])
 @pytest.mark.parametrize("text,word", BAD)
 def test_bad_input_one_line_exit_2(command, text, word):
-    line = one_error_line(run([command, "-"], text), 2)
+    line = error_line(run([command, "-"], text), 2)
     assert word in line
 
 
 @pytest.mark.parametrize("text,word", NOT_FOR_THE_EXACT_SOLVER)
 def test_solve_refuses_hidden_or_3_players(text, word):
-    line = one_error_line(run(["solve", "-"], text), 2)
+    line = error_line(run(["solve", "-"], text), 2)
     assert word in line
 
 
@@ -177,7 +147,7 @@ def test_solve_refuses_hidden_or_3_players(text, word):
     ("--tt-size", "1e9", "1000000000"),
 ])
 def test_solver_options_out_of_range(command, option, value, shown):
-    line = one_error_line(run([command, "-", option, value], json.dumps(SPEC_EXAMPLE)), 2)
+    line = error_line(run([command, "-", option, value], json.dumps(SPEC_EXAMPLE)), 2)
     assert option in line and shown in line
 
 
@@ -194,43 +164,43 @@ class NoMemory:
 
 def test_a_table_that_cannot_be_allocated_is_one_line(monkeypatch):
     monkeypatch.setattr("solver.exact.engine.ExactSearch", NoMemory)
-    line = one_error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(SPEC_EXAMPLE)), 2)
+    line = error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(SPEC_EXAMPLE)), 2)
     assert "out of memory: cannot allocate a table of" in line
 
 
 @pytest.mark.parametrize("command", ["solve", "best"])
 def test_missing_file(command, tmp_path):
-    line = one_error_line(run([command, str(tmp_path / "nope.json")]), 2)
+    line = error_line(run([command, str(tmp_path / "nope.json")]), 2)
     assert "nope.json" in line
 
 
 def test_bad_graph_extension_refused_before_solving(tmp_path):
-    line = one_error_line(run(["solve", "-", "--graph", str(tmp_path / "g.png")],
-                              json.dumps(SPEC_EXAMPLE)), 2)
+    line = error_line(run(["solve", "-", "--graph", str(tmp_path / "g.png")],
+                          json.dumps(SPEC_EXAMPLE)), 2)
     assert ".graphml or .dot" in line
 
 
 def test_depth_needs_graph():
-    one_error_line(run(["solve", "-", "--depth", "3"], json.dumps(SPEC_EXAMPLE)), 2)
+    error_line(run(["solve", "-", "--depth", "3"], json.dumps(SPEC_EXAMPLE)), 2)
 
 
 def test_node_limit_exit_3_not_proven(tmp_path):
     graph = tmp_path / "g.graphml"
     result = run(["solve", "-", "--max-nodes", "200", "--graph", str(graph)], SEVEN_CARDS)
-    line = one_error_line(result, 3)
+    line = error_line(result, 3)
     assert "NOT proven" in line and "200 nodes" in line
     assert "bounds" in line
     assert not graph.exists() and list(tmp_path.iterdir()) == []
 
 
 def test_time_limit_exit_3():
-    line = one_error_line(run(["best", "-", "--time-limit", "0.000001"], SEVEN_CARDS), 3)
+    line = error_line(run(["best", "-", "--time-limit", "0.000001"], SEVEN_CARDS), 3)
     assert "NOT proven" in line
 
 
 def test_a_long_solve_stopped_by_its_limit_still_says_one_line():
     nine = "24; 5, 19, 3, 9; 1 2 4 8 13 15 16 17 20, 6 7 10 11 12 14 18 21 22"
-    line = one_error_line(run(["solve", nine, "--time-limit", "1.3"]), 3)   # progress: TTY only
+    line = error_line(run(["solve", nine, "--time-limit", "1.3"]), 3)   # progress: TTY only
     assert "NOT proven" in line and "1.3 s" in line
 
 
@@ -341,6 +311,10 @@ def test_best_hidden_hand_goes_to_the_search():      # more in test_cli_best_sea
     text = "104; 9 24 29, 11 12 13 14 15, 60, 81; 3 47 70, ?, ?; 0 5 2"
     result = run(["best", "-", "--iterations", "300"], text)
     assert result.exit_code == 0 and result.stdout.startswith("Player 1: play ")
+    lines = result.stdout.splitlines()
+    assert int(lines[0].split()[3]) in (3, 47, 70)             # a card of player 1's hand
+    assert lines[1].startswith("search: 300 iterations in ")
+    assert sorted(int(line.split()[0]) for line in lines[4:]) == [3, 47, 70]     # the table
 
 
 def test_round_over():

@@ -1,19 +1,15 @@
 """A search stopped by a limit reports the bounds proven so far: they always hold the value,
 a bigger node budget never proves less (one thread: the search is deterministic), and the
 reply tests under way count: stopped at its last node, a search has proven one side."""
-import os
 import random
-import sys
 
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from positions_gen import random_deal, random_midround  # noqa: E402
-from solver.errors import SearchLimitError  # noqa: E402
+from solver.errors import SearchLimitError
 from solver.exact import solve
 from solver.limits import Limit
-from solver.exact.engine import UNBOUNDED  # noqa: E402
+from solver.exact.engine import UNBOUNDED
+from tests.positions_gen import random_deal, random_midround
 
 FRACTIONS = (0.1, 0.3, 0.5, 0.7, 0.9, 0.99)
 

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from positions_gen import WINDOW_SHIFT_ROUNDING, random_midround, small_positions
 from solver.exact import Engine
 from solver.core.position import Position
+from tests.positions_gen import WINDOW_SHIFT_ROUNDING, random_midround, small_positions
 
 CHECKER_ENTRIES = 1 << 20
 # the last one stored wrong bounds with exact keys before the window-shift rounding fix

@@ -1,20 +1,15 @@
 """The exact search on two threads (from 7-card roots on, the helper shares the reply tests of
 nodes of 5+ cards): the same values as one thread, equilibrium strategies, limits that stop
 both threads."""
-import os
 import random
-import sys
 
-import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-import reference_solver as ref  # noqa: E402
-from positions_gen import random_deal, random_midround  # noqa: E402
-from solver.errors import SearchLimitError  # noqa: E402
-from solver.exact import Engine, solve  # noqa: E402
-from solver.limits import Limit  # noqa: E402
+from solver.errors import SearchLimitError
+from solver.exact import Engine, solve
+from solver.limits import Limit
+from tests.positions_gen import random_deal, random_midround
+from tests.support import assert_equilibrium, strategy_vector
 
 TOL = 1e-6
 
@@ -38,10 +33,9 @@ def test_two_threads_give_the_value_and_equilibria(position):
     # the strategies are an equilibrium of the whole root matrix (every entry exact)
     matrix = Engine(position).full_matrix(position)
     h1, h2 = position.hands
-    x = np.array([two.strategies[0].get(c, 0.0) for c in h1])
-    y = np.array([two.strategies[1].get(c, 0.0) for c in h2])
-    low, high = ref.worst_case(matrix, x, y)
-    assert low >= two.value - TOL and high <= two.value + TOL
+    x = strategy_vector(two.strategies[0], h1)
+    y = strategy_vector(two.strategies[1], h2)
+    assert_equilibrium(matrix, x, y, two.value, TOL)
     # and every card's value is its entries against the opponent's strategy
     for i, card in enumerate(h1):
         assert two.card_values[0][card] == pytest.approx(matrix[i] @ y, abs=TOL)

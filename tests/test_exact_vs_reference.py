@@ -12,20 +12,16 @@ roots to use.
 """
 import os
 import random
-import sys
 
 import numpy as np
 import pytest
 
-# The reference lives in tests/ (this file may be run from tests_pending/ before its move).
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
-
-import reference_solver as ref  # noqa: E402
-from positions_gen import (WINDOW_SHIFT_ROUNDING, random_midround,  # noqa: E402
-                           small_positions)
-from solver.exact import Engine, solve  # noqa: E402
-from solver.core.position import Position  # noqa: E402
-from solver.core.rules import bullheads, play_turn  # noqa: E402
+from solver.exact import Engine, solve
+from solver.core.position import Position
+from solver.core.rules import bullheads, play_turn
+from tests import reference_solver as ref
+from tests.positions_gen import WINDOW_SHIFT_ROUNDING, random_midround, small_positions
+from tests.support import assert_equilibrium, strategy_vector
 
 TOL = 1e-6
 N_SMALL = 300
@@ -41,15 +37,10 @@ def check_against_reference(p: Position) -> None:
     M = ref.reference_matrix(p)
     h1, h2 = p.hands
     # Strategies: probability vectors over the hands, ascending cards.
-    x = np.array([sol.strategies[0].get(c, 0.0) for c in h1])
-    y = np.array([sol.strategies[1].get(c, 0.0) for c in h2])
-    assert set(sol.strategies[0]) <= set(h1) and set(sol.strategies[1]) <= set(h2)
-    for s in (x, y):
-        assert s.min() >= -TOL and abs(s.sum() - 1) <= TOL, p.to_text()
+    x = strategy_vector(sol.strategies[0], h1)
+    y = strategy_vector(sol.strategies[1], h2)
     # No pure reply of the opponent does better than the value by more than TOL.
-    low, high = ref.worst_case(M, x, y)
-    assert low >= v_ref - TOL, f"{p.to_text()}: player 1's strategy guarantees only {low} < {v_ref}"
-    assert high <= v_ref + TOL, f"{p.to_text()}: player 2's strategy concedes {high} > {v_ref}"
+    assert_equilibrium(M, x, y, v_ref, TOL, what=p.to_text())
 
     # Root entries the fast solver reports (NaN = not needed by its search) must be exact.
     fast = np.asarray(sol.matrix, dtype=float)
@@ -104,15 +95,13 @@ def test_six_card_positions_and_their_descendants(k):
     ref.clear_memo()
 
 
-def test_spec_examples():
-    p = Position.from_dict({"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
-                            "hands": [[19, 22], [5, 17]]})
+def test_spec_examples(spec_worked_position, spec_exchange_position):
+    p = Position.from_dict(spec_worked_position)
     sol = solve(p)
     assert sol.value == pytest.approx(46 / 17, abs=1e-9)
     assert sol.strategies[0] == pytest.approx({19: 7 / 17, 22: 10 / 17}, abs=1e-9)
     assert sol.strategies[1] == pytest.approx({5: 9 / 17, 17: 8 / 17}, abs=1e-9)
-    q = Position.from_dict({"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-                            "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]})
+    q = Position.from_dict(spec_exchange_position)
     assert solve(q).value == pytest.approx(-4, abs=1e-9)
 
 

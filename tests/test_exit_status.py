@@ -10,19 +10,14 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
-
 from solver import cli
-from solver.cli import ExitStatus, main
+from solver.cli import ExitStatus
 from solver.text.progress import ExactProgress, GamesProgress, SearchProgress
+from tests.support import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EIGHT_CARDS = os.path.join(ROOT, "positions", "08_eight_cards_deal.json")   # about 10 s
 FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?"
-
-
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
 
 
 def error_line(result) -> str:
@@ -105,12 +100,26 @@ def test_ctrl_c_in_play_is_130(monkeypatch):
     assert "interrupted" in error_line(result)
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used (Linux); large where /proc is missing (no wait then)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def test_a_real_sigint_stops_solve_with_130_and_its_bounds():
     process = subprocess.Popen(
         [sys.executable, "-m", "solver", "solve", EIGHT_CARDS], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(3)               # imports done, the search running (it needs about 10 s)
+    # wait for 1.5 s of CPU time (the imports take about 0.3 s; the solve about 10 s), so
+    # that a busy machine, which slows the imports, cannot make the signal come too early
+    deadline = time.monotonic() + 60
+    while cpu_seconds(process.pid) < 1.5 and time.monotonic() < deadline:
+        time.sleep(0.05)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == ExitStatus.INTERRUPTED, err

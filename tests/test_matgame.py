@@ -4,6 +4,7 @@ import pytest
 from scipy.optimize import linprog
 
 from solver._matgame import certify, solve_matrix
+from tests.support import assert_equilibrium
 
 
 def lp_value(a):
@@ -26,6 +27,7 @@ def check(a):
         assert s.min() >= -1e-12 and abs(s.sum() - 1.0) < 1e-12
     assert abs(certify(a, x, y)) < 1e-9
     assert min(x @ a) == pytest.approx(value, abs=1e-9)
+    assert_equilibrium(a, x, y, value, tol=1e-9)
 
 
 def test_spec_example():

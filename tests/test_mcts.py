@@ -83,6 +83,22 @@ def test_analysis_is_deterministic_for_a_seed_and_ranks_every_card():
     assert two.stats["trees"] == 2
 
 
+def test_a_timed_analysis_is_complete():        # how long it takes: the timing tests below
+    position = Position.from_dict({"deck": 104, "rows": [[20], [92], [65], [103]],
+                                   "hands": [list(range(30, 40))] + [None] * 9})
+    a = analyse(position, Limit(seconds=0.2))
+    assert a.iterations > 0 and a.seconds > 0
+    assert sorted(c.card for c in a.cards) == list(range(30, 40))
+
+
+def test_a_ten_player_decision_keeps_its_iteration_budget():
+    view, _ = random_view(10, 104, 1, seed=3)
+    player = SearchPlayer(seed=1, limit=Limit(iterations=300))
+    card = player.choose_card(view)
+    assert card in view.hand and player.last.iterations == 300
+
+
+@pytest.mark.timing
 def test_timed_analysis_stays_near_its_budget():
     position = Position.from_dict({"deck": 104, "rows": [[20], [92], [65], [103]],
                                    "hands": [list(range(30, 40))] + [None] * 9})
@@ -90,6 +106,7 @@ def test_timed_analysis_stays_near_its_budget():
     assert a.seconds < 0.5 and a.iterations > 100
 
 
+@pytest.mark.timing
 def test_a_ten_player_decision_stays_within_its_budget():
     view, _ = random_view(10, 104, 1, seed=3)
     player = SearchPlayer(seed=1, limit=Limit(seconds=0.3))
@@ -99,7 +116,7 @@ def test_a_ten_player_decision_stays_within_its_budget():
     assert player.last.iterations > 100
 
 
-def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
+def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond(spec_exchange_position):
     two_seats = SearchOptions().settled(2)
     assert (two_seats.selection, two_seats.reward, two_seats.policy) == (
         Selection.RM_PLUS, Reward.RELATIVE, Policy.HEURISTIC)
@@ -109,7 +126,7 @@ def test_auto_options_are_regret_matching_at_two_players_and_ucb_beyond():
     given = SearchOptions(selection="ucb", reward="own", policy="random").settled(2)
     assert (given.selection, given.reward, given.policy) == (
         Selection.UCB, Reward.OWN, Policy.RANDOM)
-    two = analyse(Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"), Limit(iterations=500), seed=1)
+    two = analyse(Position.from_dict(spec_exchange_position), Limit(iterations=500), seed=1)
     assert two.stats["selection"] == "rm+" and all(c.share is not None for c in two.cards)
     assert two.stats["policy"] == "heuristic"
 

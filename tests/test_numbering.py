@@ -3,10 +3,8 @@
 import json
 import re
 
-from click.testing import CliRunner
-
-from solver.cli import main
 from solver.text import render
+from tests.support import run as run_command
 
 STATEMENT = "Players are numbered 1..N and rows 0..3"
 RECORD = {
@@ -18,7 +16,8 @@ RECORD = {
 
 
 def run(args, stdin=None):
-    result = CliRunner().invoke(main, args, input=stdin)
+    """The output of a command that must succeed."""
+    result = run_command(args, stdin)
     assert result.exit_code == 0, result.output
     return result.stdout
 

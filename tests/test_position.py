@@ -6,9 +6,9 @@ from hypothesis import given, strategies as st
 
 from solver import errors
 from solver.core.position import Position, parse_notation
+from tests.support import load_position_file, spec_position
 
-GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-        "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
+GOOD = spec_position(load_position_file("spec_exchange_example.json"))
 
 
 def changed(**changes):

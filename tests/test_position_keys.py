@@ -4,22 +4,14 @@ expected (solve, best, show), with the command that gives the position after its
 import json
 
 import pytest
-from click.testing import CliRunner
-
 from solver import errors
-from solver.cli import main
 from solver.core.position import Position, load_position
 from solver.mcts.player import viewer_of
+from tests.support import SPEC_RECORD as RECORD, error_line as one_line_error, run
 
 GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
         "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}
 HIDDEN = {"deck": 104, "rows": [[20], [92], [65], [103]], "hands": [[5, 10, 11], None, None]}
-RECORD = {
-    "deck": 24,
-    "rows": [[5], [11], [17], [20]],
-    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
-    "turns": [{"cards": [3, 14], "row_choices": [1, None]}, {"cards": [12, 13]}],
-}
 
 
 def with_keys(base=GOOD, **changes):
@@ -28,16 +20,6 @@ def with_keys(base=GOOD, **changes):
     return data
 
 
-def run(args, stdin=None):
-    return CliRunner().invoke(main, args, input=stdin)
-
-
-def one_line_error(result) -> str:
-    assert result.exit_code == 2, result.output
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("nimmt: error: "), result.stderr
-    return lines[0]
 
 
 # unknown keys ------------------------------------------------------------------------------

@@ -6,27 +6,23 @@ and are marked `slow` (run them with `-m slow`). A full deal (10 cards) is check
 full root matrix, whose 100 exact entries would take hours: the value, and the strategies
 the solver proves to be an equilibrium, against the file's.
 """
-import glob
-import json
 import os
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from solver.exact import Engine
 from solver.core.position import Position
+from tests.support import assert_equilibrium, load_position_file, position_files, strategy_vector
 
 TOL = 1e-6
-HERE = os.path.dirname(os.path.abspath(__file__))
-FILES = sorted(glob.glob(os.path.join(HERE, "..", "positions", "*.json")))
+FILES = [str(path) for path in position_files()]
 SLOW_HAND = 9          # positions with this many cards or more take more than 30 s
 FULL_DEAL = 10
 
 
 def load(path):
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
+    data = load_position_file(path)
     return data, Position.from_dict(data)
 
 
@@ -41,18 +37,12 @@ def params(full_deals: bool):
     return out
 
 
-def strategy_vector(strategy, hand):
-    probabilities = {s["card"]: s["probability"] for s in strategy}
-    assert set(probabilities) <= set(hand)
-    assert all(p > 0 for p in probabilities.values())
-    vector = np.array([probabilities.get(c, 0.0) for c in hand])
+def file_strategy(strategy, hand):
+    """A strategy of a file: only cards played with a positive probability, summing to 1."""
+    assert all(s["probability"] > 0 for s in strategy)
+    vector = strategy_vector(strategy, hand)
     assert abs(vector.sum() - 1) <= TOL
     return vector
-
-
-def assert_equilibrium(matrix, x, y, value, what):
-    assert (x @ matrix).min() >= value - TOL, f"{what}: player 1's strategy guarantees less"
-    assert (matrix @ y).max() <= value + TOL, f"{what}: player 2's strategy concedes more"
 
 
 def test_collection():
@@ -79,12 +69,12 @@ def test_position(path):
 
     matrix = engine.full_matrix(position)
     h1, h2 = position.hands
-    x = np.array([solution.strategies[0].get(c, 0.0) for c in h1])
-    y = np.array([solution.strategies[1].get(c, 0.0) for c in h2])
-    assert_equilibrium(matrix, x, y, data["value"], "solver")
+    x = strategy_vector(solution.strategies[0], h1)
+    y = strategy_vector(solution.strategies[1], h2)
+    assert_equilibrium(matrix, x, y, data["value"], TOL, "solver")
     if "strategies" in data:
-        assert_equilibrium(matrix, strategy_vector(data["strategies"][0], h1),
-                           strategy_vector(data["strategies"][1], h2), data["value"], "file")
+        assert_equilibrium(matrix, file_strategy(data["strategies"][0], h1),
+                           file_strategy(data["strategies"][1], h2), data["value"], TOL, "file")
 
 
 @pytest.mark.parametrize("path", params(full_deals=True))

@@ -10,16 +10,7 @@ from solver.play.runner import play_round
 from solver.core.record import replay, replay_steps
 from solver.errors import CardNotInHandError, RowChoiceError, TooManyTurnsError, TurnFormatError
 from solver.core.rules import GameConfig
-
-SPEC_RECORD = {
-    "deck": 24,
-    "rows": [[5], [11], [17], [20]],
-    "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
-    "turns": [
-        {"cards": [3, 14], "row_choices": [1, None]},
-        {"cards": [12, 13]},
-    ],
-}
+from tests.support import SPEC_RECORD
 
 
 def test_spec_record_replays():

@@ -5,10 +5,11 @@ import random
 import numpy as np
 import pytest
 
-import reference_solver as ref
-from positions_gen import SMALL_POSITIONS, random_deal, random_midround, small_positions
 from solver.core.position import Position
 from solver.core.rules import bullheads, place_card, target_row
+from tests import reference_solver as ref
+from tests.positions_gen import SMALL_POSITIONS, random_deal, random_midround, small_positions
+from tests.support import assert_equilibrium
 
 TOL = 1e-9
 
@@ -23,18 +24,9 @@ def swapped(p: Position) -> Position:
                [p.penalties[1], p.penalties[0]])
 
 
-def assert_equilibrium(M, value, x, y, tol=TOL):
-    for s in (x, y):
-        assert np.all(s >= -tol) and abs(s.sum() - 1) <= tol
-    low, high = ref.worst_case(M, x, y)
-    assert low >= value - tol, (low, value)
-    assert high <= value + tol, (high, value)
-
-
 # SPEC worked examples ---------------------------------------------------------------------
-def test_spec_worked_example_matrix_value_and_strategies():
-    p = Position.from_dict({"deck": 24, "rows": [[2, 3, 7, 10, 14], [6, 8, 11, 12, 13], [20, 21], [24]],
-                            "hands": [[19, 22], [5, 17]]})
+def test_spec_worked_example_matrix_value_and_strategies(spec_worked_position):
+    p = Position.from_dict(spec_worked_position)
     M = ref.reference_matrix(p)
     assert M.tolist() == [[-2, 8], [6, -1]]
     assert ref.reference_value(p) == pytest.approx(46 / 17, abs=TOL)
@@ -43,12 +35,11 @@ def test_spec_worked_example_matrix_value_and_strategies():
     # Fully mixed 2x2 game: the equilibrium is unique.
     assert x == pytest.approx([7 / 17, 10 / 17], abs=1e-9)
     assert y == pytest.approx([9 / 17, 8 / 17], abs=1e-9)
-    assert_equilibrium(M, value, x, y)
+    assert_equilibrium(M, x, y, value, TOL)
 
 
-def test_spec_exchange_format_example_is_minus_4():
-    p = Position.from_dict({"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
-                            "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]})
+def test_spec_exchange_format_example_is_minus_4(spec_exchange_position):
+    p = Position.from_dict(spec_exchange_position)
     assert ref.reference_value(p) == pytest.approx(-4, abs=TOL)
 
 
@@ -149,7 +140,7 @@ def test_lp_strategies_are_equilibria_of_root_matrices():
     for p in SMALL_POSITIONS + small_positions(20, seed=7, max_size=4):
         value, x, y, M = ref.reference_solution(p)
         assert value == pytest.approx(ref.reference_value(p), abs=1e-7)
-        assert_equilibrium(M, value, x, y, tol=1e-7)
+        assert_equilibrium(M, x, y, value, tol=1e-7)
 
 
 def test_at_least_one_strictly_mixed_root_in_the_samples():
@@ -175,7 +166,7 @@ def test_lp_on_known_games(M, value):
     v, x, y = ref.solve_matrix_lp(M)
     assert v == pytest.approx(value, abs=TOL)
     assert ref.matrix_value(M) == pytest.approx(value, abs=TOL)
-    assert_equilibrium(np.asarray(M, float), v, x, y)
+    assert_equilibrium(np.asarray(M, float), x, y, v, TOL)
 
 
 def test_lp_on_random_integer_matrices():
@@ -184,7 +175,7 @@ def test_lp_on_random_integer_matrices():
         m, n = rng.randint(1, 6), rng.randint(1, 6)
         M = np.array([[rng.randint(-3, 3) for _ in range(n)] for _ in range(m)], float)
         v, x, y = ref.solve_matrix_lp(M)
-        assert_equilibrium(M, v, x, y)
+        assert_equilibrium(M, x, y, v, TOL)
         assert ref.matrix_value(M) == pytest.approx(v, abs=TOL)
 
 

@@ -7,22 +7,13 @@ import sys
 import time
 
 import pytest
-from click.testing import CliRunner
-
-from solver.cli import main
 from solver.core import position as position_module
+from tests.support import error_line, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTATION = "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"
 RECORD = ('{"deck": 24, "rows": [[5], [11], [17], [20]], "hands": [[1, 2], [3, 4]],'
           ' "turns": [{"cards": [1, 4]}]}')
-
-
-def error_line(result) -> str:
-    assert result.exit_code == 2, result.output
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1, result.stderr
-    return lines[0]
 
 
 @pytest.mark.parametrize("text, quoted", [
@@ -32,7 +23,7 @@ def error_line(result) -> str:
     ("24 3 10\n", "got '24 3 10'"),
 ], ids=["JSON", "JSON, CRLF and blank line", "notation", "notation sections"])
 def test_a_quoted_input_has_no_trailing_newline(text, quoted):
-    line = error_line(CliRunner().invoke(main, ["show", "-"], input=text))
+    line = error_line(run(["show", "-"], text))
     assert quoted in line and "\\n" not in line and "\\r" not in line
 
 
@@ -46,7 +37,7 @@ class TerminalInput(io.StringIO):
     ("best", "a position", NOTATION), ("replay", "a game record", RECORD)])
 def test_stdin_on_a_terminal_is_announced(command, what, stdin, monkeypatch):
     monkeypatch.setattr(position_module, "_is_terminal", lambda stream: True)
-    result = CliRunner().invoke(main, [command, "-"], input=stdin)
+    result = run([command, "-"], stdin)
     assert result.exit_code == 0, result.output
     assert result.stderr == f"reading {what} from standard input; end it with Ctrl-D\n"
 
