@@ -17,16 +17,16 @@ and the paired difference with its 95% interval (also as a percentage of the bas
 """
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import statistics
 from typing import List, Tuple
 
 from benchmarks._common import machine_line
+from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
 from solver.play.runner import deal, play_round
-from solver.core.rules import GameConfig
+from solver.stats import mean_ci95
 
 
 def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int]:
@@ -48,12 +48,11 @@ def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int]:
 def summary(results: List[Tuple[int, int]]) -> dict:
     candidate = [c for c, _ in results]
     base = [b for _, b in results]
-    differences = [c - b for c, b in results]
-    half_width = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences))
+    mean, low, _ = mean_ci95([c - b for c, b in results])
     base_mean = statistics.mean(base)
     return {"rounds": len(results), "candidate": statistics.mean(candidate),
-            "base": base_mean, "difference": statistics.mean(differences),
-            "ci95": half_width, "percent": 100 * statistics.mean(differences) / base_mean}
+            "base": base_mean, "difference": mean, "ci95": mean - low,
+            "percent": 100 * mean / base_mean}
 
 
 def main(argv=None) -> None:
