@@ -13,14 +13,14 @@ import os
 import random
 import sys
 from enum import IntEnum
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List
 
 import click
 
 from . import errors
 from .core.player import Player, PlayerView
-from .core.position import Position, load_position
-from .core.record import load_record, replay_steps
+from .core.position import Position
+from .core.record import replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit
@@ -29,10 +29,10 @@ from .limits import (MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS
 from .play.bots import make_bot, parse_bot_names
 from .play.runner import RoundResult, deal, play_game
 from .play.tournament import run_tournament
+from .reading import load_position, load_record
 from .text.progress import ExactProgress, GamesProgress, SearchProgress
 from .text.render import describe_turn, render_position, render_row
 from .text.tournament import format_table
-
 
 
 class ExitStatus(IntEnum):

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from solver import errors
-from solver.core.position import Position, parse_notation
+from solver.core.position import Position
 from tests.support import load_position_file, spec_position
 
 GOOD = spec_position(load_position_file("spec_exchange_example.json"))
@@ -95,7 +95,7 @@ def test_json_and_notation_round_trip():
     position = Position.from_dict(GOOD)
     assert Position.from_json(position.to_json()) == position
     assert position.to_text() == "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0"
-    assert parse_notation(position.to_text()) == position
+    assert Position.from_text(position.to_text()) == position
 
 
 @given(st.randoms(use_true_random=False), st.integers(2, 10), st.integers(0, 10),
@@ -109,5 +109,5 @@ def test_notation_round_trips_random_positions(rng, players, size, hide):
     if hide:
         hands[-1] = None
     position = Position.create(rows, hands, [rng.randint(0, 30) for _ in hands])
-    assert parse_notation(position.to_text()) == position
+    assert Position.from_text(position.to_text()) == position
     assert Position.from_json(position.to_json()) == position

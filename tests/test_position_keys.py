@@ -5,7 +5,8 @@ import json
 
 import pytest
 from solver import errors
-from solver.core.position import Position, load_position
+from solver.core.position import Position
+from solver.reading import load_position
 from solver.mcts.player import viewer_of
 from tests.support import SPEC_RECORD as RECORD, error_line as one_line_error, run
 

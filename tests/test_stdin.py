@@ -7,7 +7,7 @@ import sys
 import time
 
 import pytest
-from solver.core import position as position_module
+from solver import reading
 from tests.support import error_line, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,7 +36,7 @@ class TerminalInput(io.StringIO):
     ("show", "a position", NOTATION), ("solve", "a position", NOTATION),
     ("best", "a position", NOTATION), ("replay", "a game record", RECORD)])
 def test_stdin_on_a_terminal_is_announced(command, what, stdin, monkeypatch):
-    monkeypatch.setattr(position_module, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(reading, "_is_terminal", lambda stream: True)
     result = run([command, "-"], stdin)
     assert result.exit_code == 0, result.output
     assert result.stderr == f"reading {what} from standard input; end it with Ctrl-D\n"
@@ -44,13 +44,13 @@ def test_stdin_on_a_terminal_is_announced(command, what, stdin, monkeypatch):
 
 def test_read_source_announces_a_terminal(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", TerminalInput(NOTATION))
-    assert position_module.read_source("-") == NOTATION
+    assert reading.read_source("-") == NOTATION
     assert "reading a position" in capsys.readouterr().err
 
 
 def test_stdin_not_a_terminal_is_read_silently(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(NOTATION))
-    assert position_module.read_source("-") == NOTATION
+    assert reading.read_source("-") == NOTATION
     assert capsys.readouterr().err == ""
 
 
@@ -76,4 +76,4 @@ def test_nimmt_show_on_a_real_terminal_says_it_reads_stdin():
 def test_a_closed_stdin_is_an_error(monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     with pytest.raises(ValueError, match="stdin"):
-        position_module.read_source("-")
+        reading.read_source("-")

@@ -1,20 +1,16 @@
-"""Positions: the JSON format of docs/formats.md, validated, with JSON and a compact text notation.
+"""`Position`: a moment of a round, validated (the JSON format of docs/formats.md).
 
-Text notation (one line, sections separated by `;`):
-
-    DECK; ROW, ROW, ROW, ROW; HAND, HAND, ...[; PENALTY PENALTY ...]
-
-cards separated by spaces, `?` for a hand the viewer cannot see, `-` for an empty hand.
-Example: `24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0`.
+Every way in (`create`, `from_dict`, `from_json`, `from_text`) goes through the same checks,
+one refusal per problem, each an exception of errors.py quoting the offending value.
 """
 import difflib
 import json
-import re
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import errors
+from .jsontext import MAX_DIGITS, parse_json
+from .notation import format_notation, parse_notation
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
 
 Row = Tuple[int, ...]
@@ -99,7 +95,8 @@ class Position:
 
     @classmethod
     def from_text(cls, text: str) -> "Position":
-        return parse_notation(text)
+        deck, rows, hands, penalties = parse_notation(text)
+        return cls.create(rows, hands, penalties, deck)
 
     # views ----------------------------------------------------------------------------------
     @property
@@ -144,75 +141,10 @@ class Position:
                                          " key is nested too deeply") from None
 
     def to_text(self) -> str:
-        return format_notation(self)
+        return format_notation(self.deck, self.rows, self.hands, self.penalties)
 
     def __str__(self) -> str:
         return self.to_text()
-
-
-# validation -------------------------------------------------------------------------------
-def _unique_keys(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
-    data: Dict[str, Any] = {}
-    for k, v in pairs:
-        if k in data:
-            raise errors.JsonFormatError(f"invalid JSON: key {errors.quote(k)} given twice"
-                                         f" in one object")
-        data[k] = v
-    return data
-
-
-def _not_json(constant: str) -> None:
-    raise errors.JsonFormatError(f"invalid JSON: {constant} is not a JSON number")
-
-
-COMMENT_STARTS = ("//", "/*")                # what a JSON file with comments starts with
-JSON_STARTS = ("{", "[", '"') + COMMENT_STARTS
-MAX_DIGITS = sys.get_int_max_str_digits()     # digits of the longest integer Python reads
-
-
-class LongInt(int):
-    """A JSON or notation integer of more digits than Python reads (`MAX_DIGITS`): it is never
-    converted. It compares as +-10**digits, beyond every bound a check has (so it is refused
-    as out of range, not as "not an integer"), and shows as the text it came from."""
-
-    def __new__(cls, text: str) -> "LongInt":
-        sign = -1 if text.startswith("-") else 1
-        number = super().__new__(cls, sign * 10 ** len(text.lstrip("+-")))
-        number.text = text
-        return number
-
-    def __repr__(self) -> str:
-        return self.text
-
-    __str__ = __repr__
-
-
-def _to_int(text: str) -> int:
-    """The integer `text` (digits, maybe a sign): a LongInt when it has too many digits."""
-    try:
-        return int(text)
-    except ValueError:           # only the digit limit: `text` is digits
-        return LongInt(text)
-
-
-def parse_json(text: str) -> Any:
-    """JSON as RFC 8259 has it: NaN and Infinity refused, a key twice in an object refused."""
-    try:
-        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_to_int,
-                          parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
-        reason = "comments are not JSON" if text.startswith(COMMENT_STARTS, exc.pos) else exc.msg
-        raise errors.JsonFormatError(f"invalid JSON at line {exc.lineno} column {exc.colno}:"
-                                     f" {reason} (input {quote_input(text)})") from None
-    except RecursionError:
-        raise errors.JsonFormatError(f"invalid JSON: too deeply nested"
-                                     f" (input {quote_input(text)})") from None
-
-
-def quote_input(text: str) -> str:
-    """A whole input quoted in a message, without its trailing whitespace (the newline that
-    ends a line typed or piped in)."""
-    return errors.quote_json(text.rstrip())
 
 
 def _check_deck(deck: Any) -> int:
@@ -371,127 +303,3 @@ def _check_unique(rows: Sequence[Row], hands: Sequence[Hand]) -> None:
             if c in seen:
                 raise errors.DuplicateCardError(f"card {c} appears twice")
             seen.add(c)
-
-
-# text notation ----------------------------------------------------------------------------
-def _format_cards(cards: Sequence[int]) -> str:
-    return " ".join(str(c) for c in cards) if cards else "-"
-
-
-def format_notation(position: Position) -> str:
-    rows = ", ".join(_format_cards(r) for r in position.rows)
-    hands = ", ".join("?" if h is None else _format_cards(h) for h in position.hands)
-    penalties = " ".join(str(p) for p in position.penalties)
-    return f"{position.deck}; {rows}; {hands}; {penalties}"
-
-
-def _parse_int(token: str, what: str, text: str) -> int:
-    # ASCII digits only: int() also reads 1_0, Arabic-Indic or full-width digits
-    if not re.fullmatch(r"[+-]?[0-9]+", token):
-        raise errors.NotationError(f"{what} {errors.quote(token)} is not an integer"
-                                   f" in {errors.quote(text)}")
-    return _to_int(token)
-
-
-def _parse_cards(part: str, text: str) -> Optional[List[int]]:
-    part = part.strip()
-    if part == "?":
-        return None
-    if part == "-":
-        return []
-    return [_parse_int(t, "card", text) for t in part.split()]
-
-
-def parse_notation(text: str) -> Position:
-    text = text.rstrip()            # messages quote it: no trailing newline
-    sections = [s.strip() for s in text.strip().split(";")]
-    if len(sections) not in (3, 4):
-        raise errors.NotationError(
-            f"expected 'DECK; ROWS; HANDS[; PENALTIES]' (3 or 4 sections), got {errors.quote(text)}")
-    deck = _parse_int(sections[0], "deck", text)
-    rows = [_parse_cards(p, text) for p in sections[1].split(",")]
-    if any(r is None for r in rows):
-        raise errors.NotationError(f"a row cannot be '?' in {errors.quote(text)}")
-    hands = [_parse_cards(p, text) for p in sections[2].split(",")]
-    penalties = None
-    if len(sections) == 4 and sections[3]:
-        penalties = [_parse_int(t, "penalty", text) for t in sections[3].split()]
-    return Position.create(rows, hands, penalties, deck)
-
-
-def load_position(source: str) -> Position:
-    """Read a position from a file path, from stdin when `source` is '-', or from `source`
-    itself when it is no file but a position written inline (JSON or the notation).
-
-    The content may be JSON or the text notation.
-    """
-    inline = is_inline(source)
-    text = source if inline else read_source(source)
-    if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
-        data = parse_json(text)
-        if isinstance(data, dict) and "turns" in data:
-            raise errors.RecordGivenError(_record_given(source, inline))
-        return Position.from_dict(data)
-    return parse_notation(text)
-
-
-def _record_given(source: str, inline: bool) -> str:
-    """Why a game record is refused where a position is expected, and what to run instead."""
-    if inline:
-        return ('the position given is a game record (it has "turns"): for the position after'
-                " its turns, save it to a file RECORD, run 'nimmt replay RECORD --json' and"
-                " give that instead")
-    if source == "-":
-        return ('stdin holds a game record (it has "turns"): for the position after its turns,'
-                " pipe it through 'nimmt replay - --json' and give that instead")
-    import shlex
-    name = errors.quote(source, errors.SHORT_PATH)
-    command = errors.cut(f"nimmt replay {shlex.quote(source)} --json", errors.SHORT_PATH)
-    return (f'{name} is a game record (it has "turns"): for the position after its turns,'
-            f" run '{command}' and give that instead")
-
-
-def is_json_scalar(text: str) -> bool:
-    """`text` is a lone JSON number, string or constant (no position, but JSON: say so)."""
-    if ";" in text:
-        return False
-    try:
-        json.loads(text, parse_int=_to_int)
-    except ValueError:
-        return False
-    return True
-
-
-def is_inline(source: str) -> bool:
-    import os
-    return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
-
-
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError, OSError):     # no stdin, or a closed one
-        return False
-
-
-def read_source(source: str, what: str = "a position") -> str:
-    """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
-    stderr says what is read and how to end it: the command would wait silently otherwise)."""
-    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
-    try:
-        if source == "-":
-            if sys.stdin is None:                     # started with stdin closed
-                raise errors.NimmtError("cannot read stdin: it is closed")
-            if _is_terminal(sys.stdin):
-                sys.stderr.write(f"reading {what} from standard input; end it with Ctrl-D\n")
-                sys.stderr.flush()
-            text = sys.stdin.read()
-        else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        text.encode("utf-8")     # stdin may keep bytes that are not UTF-8 as lone surrogates
-    except OSError as exc:
-        raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
-    except UnicodeError:
-        raise errors.JsonFormatError(f"{name} is not UTF-8 text") from None
-    return text.removeprefix("\ufeff")      # the byte order mark some editors write

@@ -4,11 +4,11 @@ A record is a starting position (every hand visible) plus `turns`; turn t holds 
 the card player k plays, and optionally `row_choices[k]`, the row player k takes when their
 card is lower than every row end (missing: the cheapest row, lowest number among equals).
 """
-from typing import Any, Dict, List, Tuple
+from typing import Any, List, Tuple
 
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
-from .position import Position, parse_json, read_source
+from .position import Position
 from .rules import ROWS
 from .turn import Turn, TurnOutcome, apply_turn
 
@@ -77,8 +77,3 @@ def replay(data: Any) -> Position:
     """The position after the last turn of a record, penalties added to the starting ones."""
     start, outcomes = replay_steps(data)
     return outcomes[-1].position if outcomes else start
-
-
-def load_record(source: str) -> Dict[str, Any]:
-    """Read a record (JSON) from a file path, or from stdin when `source` is '-'."""
-    return parse_json(read_source(source, "a game record"))

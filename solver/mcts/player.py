@@ -36,7 +36,7 @@ from ..core.rules import HAND_SIZE, ROWS, cheapest_row
 from ..exact import solve
 from ..limits import Limit
 from ..stats import mean_ci95_of_sums
-from .options import Opponents, Selection, SearchOptions, search_budget
+from .options import Opponents, SearchOptions, Selection, search_budget
 
 CAREFUL_SAMPLES = 256    # draws per card of the careful-opponent model
 CAREFUL_MARGIN = 0.3     # bullheads: a careful opponent plays any card this close to its cheapest

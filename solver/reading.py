@@ -1,0 +1,96 @@
+"""Where input comes from: a file, standard input (`-`), or a position written inline.
+
+`load_position` reads a position in JSON or the text notation, and refuses a game record
+where a position is expected, saying how to get the position after its turns;
+`load_record` reads a game record. On a terminal, reading stdin is announced on stderr
+(the command would otherwise wait in silence).
+"""
+import json
+import os
+import shlex
+import sys
+from typing import Any, Dict
+
+from . import errors
+from .core.jsontext import JSON_STARTS, parse_json, to_int
+from .core.position import Position
+
+def load_position(source: str) -> Position:
+    """Read a position from a file path, from stdin when `source` is '-', or from `source`
+    itself when it is no file but a position written inline (JSON or the notation).
+
+    The content may be JSON or the text notation.
+    """
+    inline = is_inline(source)
+    text = source if inline else read_source(source)
+    if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
+        data = parse_json(text)
+        if isinstance(data, dict) and "turns" in data:
+            raise errors.RecordGivenError(_record_given(source, inline))
+        return Position.from_dict(data)
+    return Position.from_text(text)
+
+
+def _record_given(source: str, inline: bool) -> str:
+    """Why a game record is refused where a position is expected, and what to run instead."""
+    if inline:
+        return ('the position given is a game record (it has "turns"): for the position after'
+                " its turns, save it to a file RECORD, run 'nimmt replay RECORD --json' and"
+                " give that instead")
+    if source == "-":
+        return ('stdin holds a game record (it has "turns"): for the position after its turns,'
+                " pipe it through 'nimmt replay - --json' and give that instead")
+    name = errors.quote(source, errors.SHORT_PATH)
+    command = errors.cut(f"nimmt replay {shlex.quote(source)} --json", errors.SHORT_PATH)
+    return (f'{name} is a game record (it has "turns"): for the position after its turns,'
+            f" run '{command}' and give that instead")
+
+
+def is_json_scalar(text: str) -> bool:
+    """`text` is a lone JSON number, string or constant (no position, but JSON: say so)."""
+    if ";" in text:
+        return False
+    try:
+        json.loads(text, parse_int=to_int)
+    except ValueError:
+        return False
+    return True
+
+
+def is_inline(source: str) -> bool:
+    return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError, OSError):     # no stdin, or a closed one
+        return False
+
+
+def read_source(source: str, what: str = "a position") -> str:
+    """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
+    stderr says what is read and how to end it: the command would wait silently otherwise)."""
+    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    try:
+        if source == "-":
+            if sys.stdin is None:                     # started with stdin closed
+                raise errors.NimmtError("cannot read stdin: it is closed")
+            if _is_terminal(sys.stdin):
+                sys.stderr.write(f"reading {what} from standard input; end it with Ctrl-D\n")
+                sys.stderr.flush()
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+        text.encode("utf-8")     # stdin may keep bytes that are not UTF-8 as lone surrogates
+    except OSError as exc:
+        raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
+    except UnicodeError:
+        raise errors.JsonFormatError(f"{name} is not UTF-8 text") from None
+    return text.removeprefix("\ufeff")      # the byte order mark some editors write
+
+
+def load_record(source: str) -> Dict[str, Any]:
+    """A game record (JSON) from a file path, or from stdin when `source` is '-'."""
+    return parse_json(read_source(source, "a game record"))
