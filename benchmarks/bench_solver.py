@@ -97,7 +97,7 @@ class Run:
 
 def solve_one(position: Position, time_limit: float, ablation: Dict[str, bool] = None,
               keep_matrix: Optional[list] = None, threads: int = 1) -> Run:
-    """Solve (the value and the equilibrium strategies, SPEC's "solve"; not the values of the
+    """Solve (the value and the equilibrium strategies, "solve" as docs/rules.md means it; not the values of the
     cards outside the equilibrium) with a fresh engine (empty table); on success, optionally
     append the full root matrix to `keep_matrix` (computed after the timing)."""
     engine = Engine(position, threads=threads, **(ablation or {}))

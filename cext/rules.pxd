@@ -81,7 +81,7 @@ from libc.stdint cimport uint32_t, uint64_t
 cdef enum:
     MAX_PLAYERS = 10
     HAND_SIZE = 10
-    CHEAPEST = -1      # row choice: the row with the fewest bullheads (SPEC default)
+    CHEAPEST = -1      # row choice: the row with the fewest bullheads (the default row choice)
 
 cdef inline int resolve_turn(Row* rows, const int* cards, const int* choices, int players,
                              int* penalties) noexcept nogil:

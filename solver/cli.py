@@ -36,7 +36,8 @@ from .text.tournament import format_table
 
 
 class ExitStatus(IntEnum):
-    """The exit status of every `nimmt` command (listed in `nimmt --help`)."""
+    """The exit status of every `nimmt` command (listed in `nimmt --help`). Any other status
+    (1, with Python's traceback) is a bug of nimmt's."""
     OK = 0              # done; also a game of `nimmt play` ended by typing quit
     BAD_INPUT = 2       # bad input or usage: invalid position, record or option, unreadable
                         # file, a table too big for this machine's memory
@@ -46,8 +47,6 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130   # Ctrl-C (solve and best on the exact path still give the bounds)
 
 
-INPUT_ERROR = ExitStatus.BAD_INPUT
-LIMIT_REACHED = ExitStatus.NOT_PROVEN
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
 NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 

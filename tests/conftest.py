@@ -1,7 +1,7 @@
 """Fixtures shared by the test files, and the test-wide Hypothesis settings.
 
 The example positions are read from positions/ (one copy of each, the files the README and
-SPEC.md cite); each fixture gives a fresh dict, so a test may change it. The plain helpers
+docs/formats.md cite); each fixture gives a fresh dict, so a test may change it. The plain helpers
 (the CLI runner `run`, the one-line error check, the equilibrium check, the same examples
 for module-level parameters) are in tests/support.py: import them from there.
 """
@@ -19,14 +19,14 @@ settings.load_profile("nimmt")
 
 @pytest.fixture
 def spec_worked_example():
-    """positions/spec_worked_example.json: the SPEC worked example, value 46/17, with its
-    "value" and "strategies" (the SPEC output)."""
+    """positions/spec_worked_example.json: the worked example of docs/formats.md, value 46/17, with its
+    "value" and "strategies" (the solution format)."""
     return load_position_file("spec_worked_example.json")
 
 
 @pytest.fixture
 def spec_exchange_example():
-    """positions/spec_exchange_example.json: the SPEC exchange-format example, value -4."""
+    """positions/spec_exchange_example.json: the format's first example, value -4."""
     return load_position_file("spec_exchange_example.json")
 
 
@@ -38,11 +38,11 @@ def readme_example():
 
 @pytest.fixture
 def spec_worked_position(spec_worked_example):
-    """The SPEC worked example as a position only (deck, rows, hands, penalties)."""
+    """The worked example as a position only (deck, rows, hands, penalties)."""
     return spec_position(spec_worked_example)
 
 
 @pytest.fixture
 def spec_exchange_position(spec_exchange_example):
-    """The SPEC exchange-format example as a position only."""
+    """The format's first example as a position only."""
     return spec_position(spec_exchange_example)

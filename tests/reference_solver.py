@@ -1,10 +1,10 @@
-"""Independent slow reference solver for the 2-player complete-information game (SPEC,
+"""Independent slow reference solver for the 2-player complete-information game (docs/rules.md,
 "The two-player equilibrium").
 
 It exists only to check the fast solver, so it is written for obviousness, not speed:
 
 - exact recursion to the end of the round, every joint play of every turn expanded;
-- every too-low card's owner tries all 4 rows and keeps the best one for the SPEC objective
+- every too-low card's owner tries all 4 rows and keeps the best one for the value's objective
   (player 1 maximizing, player 2 minimizing what follows, including the rest of the turn);
 - each turn's matrix game solved by a linear program (scipy's HiGHS). The only shortcut is a
   pure saddle point check (max-min == min-max proves the value without an LP), which is exact;
@@ -88,9 +88,9 @@ def _state(position) -> State:
 
 
 def _place(rows: Rows, card: int) -> Optional[Tuple[Rows, int]]:
-    """SPEC "Placing card c", on tuples: (new rows, bullheads taken), or None if too low.
+    """docs/rules.md, placing a card, on tuples: (new rows, bullheads taken), or None if too low.
 
-    Written here from the SPEC text rather than reusing solver.rules, so that the reference
+    Written here from the rules text rather than reusing solver.core.rules, so that the reference
     shares nothing with other code but the bullhead table (a test checks it against
     solver.rules.place_card).
     """

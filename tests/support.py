@@ -1,5 +1,5 @@
 """What several test files share, in one place: the example positions of positions/, the
-command-line runner and its one-line error check, the SPEC record example, and the
+command-line runner and its one-line error check, the record example, and the
 equilibrium check of a strategy pair.
 
 Import it as `from tests.support import ...` (tests/ is a package; `python -m pytest` from the
@@ -16,10 +16,10 @@ from click.testing import CliRunner, Result
 from solver.cli import main
 
 POSITIONS_DIR = Path(__file__).resolve().parent.parent / "positions"
-SPEC_KEYS = ("deck", "rows", "hands", "penalties")
+POSITION_KEYS = ("deck", "rows", "hands", "penalties")
 
-# The game record of SPEC.md ("Game records"): two turns, player 1's 3 too low takes row 1.
-SPEC_RECORD = {
+# A game record (docs/formats.md, "Game records"): two turns, player 1's 3 too low takes row 1.
+RECORD_EXAMPLE = {
     "deck": 24,
     "rows": [[5], [11], [17], [20]],
     "hands": [[1, 2, 3, 4, 6, 7, 8, 9, 10, 12], [13, 14, 15, 16, 18, 19, 21, 22, 23, 24]],
@@ -37,7 +37,7 @@ def position_files() -> list:
 
 
 def load_position_file(name: Union[str, Path]) -> dict:
-    """A file of positions/ (a name such as "spec_worked_example.json", or a path): the SPEC
+    """A file of positions/ (a name such as "spec_worked_example.json", or a path): the
     position plus "description", "value", optionally "value_fraction" and "strategies".
     A fresh dict on every call, so a test may change it."""
     path = Path(name) if Path(name).is_absolute() else POSITIONS_DIR / name
@@ -46,12 +46,12 @@ def load_position_file(name: Union[str, Path]) -> dict:
 
 
 def spec_position(data: Mapping) -> dict:
-    """Only the SPEC position keys of a positions/ file (deck, rows, hands, penalties)."""
-    return {key: json.loads(json.dumps(data[key])) for key in SPEC_KEYS if key in data}
+    """Only the position keys of a positions/ file (deck, rows, hands, penalties)."""
+    return {key: json.loads(json.dumps(data[key])) for key in POSITION_KEYS if key in data}
 
 
 def spec_solution(data: Mapping) -> dict:
-    """The solution of a positions/ file in the SPEC output format (value, strategies)."""
+    """The solution of a positions/ file in the solution format (value, strategies)."""
     return {"value": data["value"], "strategies": json.loads(json.dumps(data["strategies"]))}
 
 
@@ -84,7 +84,7 @@ def assert_input_error(result: Result, *words: str) -> None:
 def strategy_vector(strategy, hand: Sequence[int]) -> np.ndarray:
     """A mixed strategy as probabilities over `hand` (in the hand's order). `strategy` is a
     {card: probability} mapping (solver.exact.Solution) or a list of {"card", "probability"}
-    entries (the SPEC output). Every card it names must be in the hand."""
+    entries (the solution format). Every card it names must be in the hand."""
     if not isinstance(strategy, Mapping):
         strategy = {entry["card"]: entry["probability"] for entry in strategy}
     assert set(strategy) <= set(hand), (strategy, hand)

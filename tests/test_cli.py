@@ -7,10 +7,10 @@ import pytest
 from solver.core.position import Position
 from solver.core.record import replay
 from solver.core.rules import row_bullheads
-from tests.support import SPEC_RECORD, assert_input_error, load_position_file, run, spec_position
+from tests.support import RECORD_EXAMPLE, assert_input_error, load_position_file, run, spec_position
 
 GOOD = spec_position(load_position_file("spec_exchange_example.json"))
-RECORD = SPEC_RECORD
+RECORD = RECORD_EXAMPLE
 
 
 def with_key(**changes):

@@ -1,4 +1,4 @@
-"""`nimmt solve` and `nimmt best`: the SPEC outputs, limits (exit 3), bad input (exit 2),
+"""`nimmt solve` and `nimmt best`: the documented outputs, limits (exit 3), bad input (exit 2),
 the strategy graph files."""
 import json
 import re
@@ -12,22 +12,22 @@ from solver.core.position import Position
 from tests.support import (assert_equilibrium, error_line, load_position_file, run, spec_position,
                            spec_solution, strategy_vector)
 
-SPEC_EXAMPLE = spec_position(load_position_file("spec_worked_example.json"))
-SPEC_OUTPUT = spec_solution(load_position_file("spec_worked_example.json"))
+WORKED_EXAMPLE = spec_position(load_position_file("spec_worked_example.json"))
+WORKED_SOLUTION = spec_solution(load_position_file("spec_worked_example.json"))
 EXCHANGE_EXAMPLE = spec_position(load_position_file("spec_exchange_example.json"))
 SEVEN_CARDS = "24; 5, 19, 3, 9; 4 13 15 16 17 20 23, 1 2 6 7 8 10 11; 0 0"
 
 
 # solve ------------------------------------------------------------------------------------
 def test_spec_worked_example_json():
-    result = run(["solve", "-", "--json"], json.dumps(SPEC_EXAMPLE))
+    result = run(["solve", "-", "--json"], json.dumps(WORKED_EXAMPLE))
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["value"] == SPEC_OUTPUT["value"]
-    assert data["strategies"] == SPEC_OUTPUT["strategies"]
-    # byte for byte, as the SPEC prints them
+    assert data["value"] == WORKED_SOLUTION["value"]
+    assert data["strategies"] == WORKED_SOLUTION["strategies"]
+    # byte for byte, as docs/formats.md prints them
     assert json.dumps(data["value"]) == "2.7058823529411766"
-    assert json.dumps(data["strategies"]) == json.dumps(SPEC_OUTPUT["strategies"])
+    assert json.dumps(data["strategies"]) == json.dumps(WORKED_SOLUTION["strategies"])
     for key in ("card_values", "principal_line", "stats"):
         assert key in data
     assert data["principal_line"][0]["cards"] == [22, 5]
@@ -86,7 +86,7 @@ def test_no_card_values_gives_the_same_solution_and_only_the_support_values():
 
 
 def test_text_notation_and_human_output():
-    result = run(["solve", "-", "--stats"], Position.from_dict(SPEC_EXAMPLE).to_text())
+    result = run(["solve", "-", "--stats"], Position.from_dict(WORKED_EXAMPLE).to_text())
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "value 2.70588" in out
@@ -147,7 +147,7 @@ def test_solve_refuses_hidden_or_3_players(text, word):
     ("--tt-size", "1e9", "1000000000"),
 ])
 def test_solver_options_out_of_range(command, option, value, shown):
-    line = error_line(run([command, "-", option, value], json.dumps(SPEC_EXAMPLE)), 2)
+    line = error_line(run([command, "-", option, value], json.dumps(WORKED_EXAMPLE)), 2)
     assert option in line and shown in line
 
 
@@ -164,7 +164,7 @@ class NoMemory:
 
 def test_a_table_that_cannot_be_allocated_is_one_line(monkeypatch):
     monkeypatch.setattr("solver.exact.engine.ExactSearch", NoMemory)
-    line = error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(SPEC_EXAMPLE)), 2)
+    line = error_line(run(["solve", "-", "--tt-size", "60000"], json.dumps(WORKED_EXAMPLE)), 2)
     assert "out of memory: cannot allocate a table of" in line
 
 
@@ -176,12 +176,12 @@ def test_missing_file(command, tmp_path):
 
 def test_bad_graph_extension_refused_before_solving(tmp_path):
     line = error_line(run(["solve", "-", "--graph", str(tmp_path / "g.png")],
-                          json.dumps(SPEC_EXAMPLE)), 2)
+                          json.dumps(WORKED_EXAMPLE)), 2)
     assert ".graphml or .dot" in line
 
 
 def test_depth_needs_graph():
-    error_line(run(["solve", "-", "--depth", "3"], json.dumps(SPEC_EXAMPLE)), 2)
+    error_line(run(["solve", "-", "--depth", "3"], json.dumps(WORKED_EXAMPLE)), 2)
 
 
 def test_node_limit_exit_3_not_proven(tmp_path):
@@ -245,7 +245,7 @@ def test_graph_transpositions_merged_and_values_consistent():
 
 
 def test_row_choice_on_graph_edges():
-    graph = graph_of(Position.from_dict(SPEC_EXAMPLE), 1)
+    graph = graph_of(Position.from_dict(WORKED_EXAMPLE), 1)
     choices = [(d["card1"], d["card2"], d["row_player"], d["row"]) for _, _, d in graph.edges(data=True)]
     assert (22, 5, 2, 2) in choices
     assert all(row == -1 for a, b, player, row in choices if player == 0)
@@ -266,7 +266,7 @@ def test_dot_written(tmp_path):
 
 # best -------------------------------------------------------------------------------------
 def test_best_spec_example_in_words():
-    result = run(["best", "-"], json.dumps(SPEC_EXAMPLE))
+    result = run(["best", "-"], json.dumps(WORKED_EXAMPLE))
     assert result.exit_code == 0, result.stderr
     out = result.stdout
     assert "Player 1: play 19 (41%) or 22 (59%)" in out
@@ -297,11 +297,11 @@ def test_best_on_two_threads_gives_the_same_advice():
 
 
 def test_best_json():
-    result = run(["best", "-", "--json"], json.dumps(SPEC_EXAMPLE))
+    result = run(["best", "-", "--json"], json.dumps(WORKED_EXAMPLE))
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert data["value"] == SPEC_OUTPUT["value"]
-    assert [p["play"] for p in data["players"]] == SPEC_OUTPUT["strategies"]
+    assert data["value"] == WORKED_SOLUTION["value"]
+    assert [p["play"] for p in data["players"]] == WORKED_SOLUTION["strategies"]
     choice = data["players"][1]["row_choices"][0]
     assert (choice["card"], choice["row"], choice["cheapest_row"]) == (5, 2, 3)
     assert choice["cheapest_row_costs_more"] == pytest.approx(2.0)
@@ -325,7 +325,7 @@ def test_round_over():
     assert "Player 1: nothing to play" in run(["best", "-"], text).stdout
 
 
-@pytest.mark.parametrize("text", [SEVEN_CARDS, Position.from_dict(SPEC_EXAMPLE).to_text(),
+@pytest.mark.parametrize("text", [SEVEN_CARDS, Position.from_dict(WORKED_EXAMPLE).to_text(),
                                   "24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13, 5 6 8 11 14"])
 def test_two_threads_prove_the_same_value(text):
     one = json.loads(run(["solve", text, "--json"]).stdout)

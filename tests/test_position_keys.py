@@ -8,7 +8,7 @@ from solver import errors
 from solver.core.position import Position
 from solver.reading import load_position
 from solver.mcts.player import viewer_of
-from tests.support import SPEC_RECORD as RECORD, error_line as one_line_error, run
+from tests.support import RECORD_EXAMPLE as RECORD, error_line as one_line_error, run
 
 GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
         "hands": [[1, 2, 4], [5, 6, 8]], "penalties": [0, 0]}

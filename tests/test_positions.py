@@ -1,7 +1,7 @@
 """The curated positions of positions/: format, exact value (to 1e-6), equilibrium strategies.
 
-Each file is a SPEC position plus "description", "value" (float), optionally "value_fraction"
-and "strategies" (SPEC solution format). Positions with 9 or more cards take minutes to solve
+Each file is a position plus "description", "value" (float), optionally "value_fraction"
+and "strategies" (the solution format of docs/formats.md). Positions with 9 or more cards take minutes to solve
 and are marked `slow` (run them with `-m slow`). A full deal (10 cards) is checked without its
 full root matrix, whose 100 exact entries would take hours: the value, and the strategies
 the solver proves to be an equilibrium, against the file's.

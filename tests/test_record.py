@@ -1,4 +1,4 @@
-"""Game records: the SPEC example, every kind of invalid record, replay of played rounds."""
+"""Game records: the format's example, every kind of invalid record, replay of played rounds."""
 import copy
 import random
 
@@ -10,11 +10,11 @@ from solver.play.runner import play_round
 from solver.core.record import replay, replay_steps
 from solver.errors import CardNotInHandError, RowChoiceError, TooManyTurnsError, TurnFormatError
 from solver.core.rules import GameConfig
-from tests.support import SPEC_RECORD
+from tests.support import RECORD_EXAMPLE
 
 
 def test_spec_record_replays():
-    final = replay(SPEC_RECORD)
+    final = replay(RECORD_EXAMPLE)
     assert final.to_dict() == {
         "deck": 24,
         "rows": [[5, 14], [3, 12, 13], [17], [20]],
@@ -24,7 +24,7 @@ def test_spec_record_replays():
 
 
 def test_missing_row_choice_takes_cheapest_row_lowest_index():
-    record = copy.deepcopy(SPEC_RECORD)
+    record = copy.deepcopy(RECORD_EXAMPLE)
     del record["turns"][0]["row_choices"]
     # rows 5 (2 bullheads), 11 (5), 17 (1), 20 (3): the cheapest is row 2
     start, outcomes = replay_steps(record)
@@ -36,17 +36,17 @@ def test_missing_row_choice_takes_cheapest_row_lowest_index():
 
 
 def test_starting_penalties_are_kept():
-    record = dict(SPEC_RECORD, penalties=[3, 4])
+    record = dict(RECORD_EXAMPLE, penalties=[3, 4])
     assert replay(record).penalties == (8, 4)
 
 
 def test_empty_record_is_the_start():
-    record = dict(SPEC_RECORD, turns=[])
+    record = dict(RECORD_EXAMPLE, turns=[])
     assert replay(record).rows == ((5,), (11,), (17,), (20,))
 
 
 def _with_turns(*turns):
-    return dict(SPEC_RECORD, turns=list(turns))
+    return dict(RECORD_EXAMPLE, turns=list(turns))
 
 
 @pytest.mark.parametrize("record, error, words", [
@@ -65,12 +65,12 @@ def _with_turns(*turns):
     (_with_turns([3, 14]), TurnFormatError, "[3, 14]"),
     (_with_turns({"cards": [3, "x"]}), errors.CardError, '"x"'),
     (_with_turns({"cards": [3, True]}), errors.CardError, "true"),
-    (dict(SPEC_RECORD, turns={"cards": [3, 14]}), TurnFormatError, "list"),
+    (dict(RECORD_EXAMPLE, turns={"cards": [3, 14]}), TurnFormatError, "list"),
     (_with_turns(*[{"cards": [1, 13]}] * 11), TooManyTurnsError, "11 turns"),
-    ({k: v for k, v in SPEC_RECORD.items() if k != "turns"}, errors.MissingKeyError, "turns"),
-    ({k: v for k, v in SPEC_RECORD.items() if k != "rows"}, errors.MissingKeyError, "rows"),
-    (dict(SPEC_RECORD, hands=[SPEC_RECORD["hands"][0], None]), errors.RecordError, "hidden"),
-    (dict(SPEC_RECORD, hands=[[1, 2], [13]]), errors.HandSizeError, "sizes"),
+    ({k: v for k, v in RECORD_EXAMPLE.items() if k != "turns"}, errors.MissingKeyError, "turns"),
+    ({k: v for k, v in RECORD_EXAMPLE.items() if k != "rows"}, errors.MissingKeyError, "rows"),
+    (dict(RECORD_EXAMPLE, hands=[RECORD_EXAMPLE["hands"][0], None]), errors.RecordError, "hidden"),
+    (dict(RECORD_EXAMPLE, hands=[[1, 2], [13]]), errors.HandSizeError, "sizes"),
     ([1, 2], errors.JsonFormatError, "object"),
 ])
 def test_invalid_records_are_refused(record, error, words):

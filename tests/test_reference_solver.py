@@ -1,5 +1,5 @@
-"""Checks of the slow reference solver itself (tests/reference_solver.py): the SPEC worked
-examples, hand-checked small cases, symmetries, and that its LP gives equilibria."""
+"""Checks of the slow reference solver itself (tests/reference_solver.py): the worked
+example of docs/formats.mds, hand-checked small cases, symmetries, and that its LP gives equilibria."""
 import random
 
 import numpy as np
@@ -24,7 +24,7 @@ def swapped(p: Position) -> Position:
                [p.penalties[1], p.penalties[0]])
 
 
-# SPEC worked examples ---------------------------------------------------------------------
+# the worked examples of docs/formats.md -------------------------------------------------
 def test_spec_worked_example_matrix_value_and_strategies(spec_worked_position):
     p = Position.from_dict(spec_worked_position)
     M = ref.reference_matrix(p)
@@ -160,7 +160,7 @@ def test_at_least_one_strictly_mixed_root_in_the_samples():
     ([[1, 5, -2]], -2.0),                                       # 1xN
     ([[1], [5], [-2]], 5.0),                                    # Nx1
     ([[2, 2], [2, 2]], 2.0),                                    # all equal
-    ([[-2, 8], [6, -1]], 46 / 17),                              # SPEC example
+    ([[-2, 8], [6, -1]], 46 / 17),                              # the worked example
 ])
 def test_lp_on_known_games(M, value):
     v, x, y = ref.solve_matrix_lp(M)
@@ -196,7 +196,7 @@ def test_reference_placement_matches_rules():
 
 
 def test_only_the_lowest_card_can_be_too_low():
-    # The SPEC claim; the reference does not rely on it, but the fast solver may.
+    # The rules' claim (docs/rules.md); the reference does not rely on it, but the fast solver may.
     rng = random.Random(4)
     for _ in range(300):
         p = random_deal(rng, rng.randint(1, 10)) if rng.random() < 0.5 else \

@@ -6,7 +6,7 @@
 - `lowkeeper`: the seeds' advice: keep a very low card to take a cheap row on purpose.
 - `safe`: avoid the 6th card: play a card that cannot be the 6th while there is one.
 - `sampler`: the lowest immediate cost measured by sampling the other players' cards.
-- `mcts`: the search player (solver/mcts.py), options `mcts:iterations=N`, `mcts:seconds=S`,
+- `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
   `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
   `mcts:reward=auto|own|relative` ("auto": regret matching+ on the relative reward at 2
