@@ -13,15 +13,25 @@ from .core.rules import cheapest_row, row_bullheads
 from .exact import Engine, Solution
 from .exact.solution import no_noise
 from .limits import Limit
-from .mcts import SearchOptions, analyse
+from .mcts import SearchOptions, analyse, root_strategies
 from .mcts.player import viewer_of
 
 SAME_VALUE = 1e-9
 DEFAULT_SEARCH_ITERATIONS = 100_000     # about 1 s at 4 players on one core
+PROVISIONAL_FROM = 9                    # cards a hand: the exact solve takes a minute or more
+PROVISIONAL_ITERATIONS = 200_000        # about 1 s: the search player's regret matching
+# roughly how long the exact solver takes on one core, by cards a hand (docs/benchmarks.md)
+EXACT_DURATION = {9: "about a minute", 10: "2 to 25 minutes"}
 
 
 def uses_exact_solver(position: Position) -> bool:
     return position.players == 2 and position.complete_information
+
+
+def provisional_strategies(position: Position):
+    """While a long exact solve runs: both players' strategies by the search player (regret
+    matching's average strategy, reproducible: seed 0), {card: probability}. Not proven."""
+    return root_strategies(position, Limit(iterations=PROVISIONAL_ITERATIONS), seed=0)
 
 
 def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,

@@ -347,11 +347,49 @@ def solver_options(command):
                            help="Stop after S seconds (0: no limit); exit status 3.")(command)
     command = click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
                            help="Stop after N nodes (0: no limit); exit status 3.")(command)
+    command = click.option("--exact-only", is_flag=True,
+                           help="No provisional answer on stderr while a long solve (9+ cards"
+                                " a hand) runs.")(command)
     return command
 
 
-def with_progress(run: Callable[[ExactProgress], Any]) -> Any:
-    progress = ExactProgress()
+PROVISIONAL_AFTER = 2.0      # seconds of the exact search before the provisional answer
+
+
+class ProvisionalProgress(ExactProgress):
+    """The exact search's progress, and on a long solve (PROVISIONAL_FROM cards or more) a
+    provisional answer on stderr after PROVISIONAL_AFTER seconds, with the bounds proven
+    then: a player waiting minutes sees a likely strategy within seconds."""
+
+    def __init__(self, position: Position, exact_only: bool):
+        from .advice import EXACT_DURATION, PROVISIONAL_FROM
+        from .text.solution import format_exact_duration
+        super().__init__()
+        self.position = position
+        self.pending = not exact_only and position.hand_size >= PROVISIONAL_FROM
+        if self.pending:
+            duration = EXACT_DURATION.get(position.hand_size, "minutes")
+            self.say(format_exact_duration(position.hand_size, duration))
+
+    def say(self, line: str) -> None:
+        self.close()
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def __call__(self, nodes: int, bounds, seconds: float) -> None:
+        if self.pending and seconds >= PROVISIONAL_AFTER:
+            from .advice import provisional_strategies
+            from .exact.engine import proven_bounds
+            from .text.solution import format_provisional
+            self.pending = False
+            strategies = provisional_strategies(self.position)
+            self.say(format_provisional(strategies, proven_bounds(*bounds), seconds))
+        super().__call__(nodes, bounds, seconds)
+
+
+def with_progress(position: Position, exact_only: bool,
+                  run: Callable[[ExactProgress], Any]) -> Any:
+    progress = ProvisionalProgress(position, exact_only)
     try:
         return run(progress)
     finally:
@@ -370,8 +408,8 @@ def with_progress(run: Callable[[ExactProgress], Any]) -> Any:
 @click.option("--no-card-values", "skip_card_values", is_flag=True,
               help="Skip the exact values of the cards outside the equilibrium (on a full"
                    " deal they cost about as much as the solve).")
-def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, graph_path,
-          depth, skip_card_values):
+def solve(position, as_json, show_stats, exact_only, max_nodes, time_limit, tt_mb, threads,
+          graph_path, depth, skip_card_values):
     """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
@@ -398,7 +436,7 @@ def solve(position, as_json, show_stats, max_nodes, time_limit, tt_mb, threads, 
     game = load_position(position)
     limit = Limit(nodes=max_nodes, seconds=time_limit)
     with Engine(game, tt_mb, threads=threads or 1) as engine:
-        solution = with_progress(lambda progress: engine.solve(
+        solution = with_progress(game, exact_only, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
         if graph_path is not None:
             write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
@@ -427,7 +465,8 @@ def check_options_apply(exact: bool, given: dict) -> None:
                  if given[name] is not None]
         why = "the exact solver answers this position (2 players, both hands visible)"
     else:
-        wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads")
+        wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads",
+                                   "--exact-only")
                  if given[name]]
         why = "the search answers this position (a hidden hand or 3+ players)"
     if wrong:
@@ -445,8 +484,8 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
-def best(position, as_json, max_nodes, time_limit, tt_mb, threads, iterations, seconds, seed,
-         jobs):
+def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, iterations,
+         seconds, seed, jobs):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
@@ -471,10 +510,10 @@ def best(position, as_json, max_nodes, time_limit, tt_mb, threads, iterations, s
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
-                                "--threads": threads})
+                                "--threads": threads, "--exact-only": exact_only})
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
-        advice = with_progress(lambda progress: advise(game, limit, tt_mb=tt_mb,
+        advice = with_progress(game, exact_only, lambda progress: advise(game, limit, tt_mb=tt_mb,
                                                        threads=threads or 1, progress=progress))
     else:
         progress = SearchProgress()

@@ -12,7 +12,7 @@ import time
 import pytest
 from solver import cli
 from solver.cli import ExitStatus
-from solver.text.progress import ExactProgress, GamesProgress, SearchProgress
+from solver.text.progress import GamesProgress, SearchProgress
 from tests.support import run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -69,7 +69,8 @@ class Interrupting:
 
 @pytest.mark.parametrize("command", ["solve", "best"])
 def test_ctrl_c_in_the_exact_solver_is_130_with_the_bounds(command, monkeypatch):
-    monkeypatch.setattr(cli, "ExactProgress", type("P", (Interrupting, ExactProgress), {}))
+    monkeypatch.setattr(cli, "ProvisionalProgress",
+                        type("P", (Interrupting, cli.ProvisionalProgress), {}))
     result = run([command, EIGHT_CARDS])
     assert result.exit_code == ExitStatus.INTERRUPTED
     line = error_line(result)

@@ -1,5 +1,6 @@
 """Progress on stderr: one line redrawn in place and erased at the end, drawn only when
-stderr is a terminal (a log or a pipe gets nothing but the result or the one error line)."""
+stderr is a terminal (a log or a pipe gets no progress; a long exact solve's provisional
+answer, which is no progress, goes to stderr in both cases)."""
 import sys
 import time
 from typing import Optional, TextIO, Tuple

@@ -9,6 +9,20 @@ def format_strategy(strategy: Dict[int, float]) -> str:
     return ", ".join(f"{c} ({p:.1%})" for c, p in sorted(strategy.items()))
 
 
+def format_provisional(strategies: List[Dict[int, float]], bounds: str, seconds: float) -> str:
+    """The provisional answer shown while a long exact solve runs (cards played less than 1%
+    of the time left out)."""
+    shown = "; ".join(f"{player_name(k)}: {format_strategy({c: p for c, p in s.items() if p >= 0.01})}"
+                      for k, s in enumerate(strategies))
+    return (f"provisional answer after {seconds:.0f} s, NOT proven (the search player's regret"
+            f" matching): {shown}; {bounds or 'no bounds proven yet'}; the exact answer follows")
+
+
+def format_exact_duration(cards: int, duration: str) -> str:
+    return (f"solving a {cards}-card position exactly: {duration} on one core; a provisional"
+            " answer comes first (--exact-only: none)")
+
+
 def format_solution(solution: Solution, show_stats: bool = False) -> str:
     lines = [render_position(solution.position), ""]
     lines.append(f"value {solution.value:.6g} (player 2's bullheads minus player 1's from now"
