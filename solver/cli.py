@@ -23,7 +23,7 @@ from .core.position import Position
 from .core.record import replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
-from .errors import EndOfInput, GameQuit
+from .errors import EndOfInput, GameQuit, Interrupted
 from .limits import (MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
@@ -88,10 +88,6 @@ class NimmtGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
-
-
-class Interrupted(Exception):
-    """Ctrl-C stopped a command."""
 
 
 def _usage_message(exc: click.ClickException) -> str:

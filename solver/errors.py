@@ -162,6 +162,10 @@ class EndOfInput(NimmtError):
     """The human's input ended in the middle of a game (`nimmt play`)."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped a command (the command line exits with 130)."""
+
+
 class GameQuit(Exception):
     """The human typed `quit` (`nimmt play`): not an error, the game simply ends."""
 
