@@ -138,11 +138,17 @@ cdef int expand(Memory* memory, const Level* up, Level* down, const int* bulls) 
     return 0
 
 
+cdef struct Counts:
+    long long missing      # children not found in the level below (a bug if any)
+    long long retried      # games whose first solution failed its certificate, solved again
+    long long failed       # games with no certified solution (a bug if any)
+
+
 cdef double entry(const Level* below, const int* bulls, const XState* s, int a, int b,
-                  long long* missing, long long* failed) noexcept nogil:
+                  Counts* counts) noexcept nogil:
     """Entry (a, b) of the state's game: this turn's reward plus the child's value, a too-low
     card's owner taking the row best for them. The child's value is looked up in `below`
-    (a child not found counts in `missing`) or, with `below` NULL, solved in place."""
+    (a child not found counts as missing) or, with `below` NULL, solved in place."""
     cdef XState out[4]
     cdef int reward[4]
     cdef int n = joint_play(s, bulls, a, b, out, reward), c
@@ -153,37 +159,14 @@ cdef double entry(const Level* below, const int* bulls, const XState* s, int a, 
         if below != NULL:
             at = find_key(below, make_key(&out[c]))
             if at < 0:
-                missing[0] += 1
+                counts.missing += 1
             else:
                 v += below.values[at]
         elif out[c].hand[0] != 0:
-            v += in_place(bulls, &out[c], missing, failed)
+            v += in_place(bulls, &out[c], counts)
         if c == 0 or (a < b and v > best) or (a > b and v < best):
             best = v           # the low card's owner: player 1 maximizes, player 2 minimizes
     return best
-
-
-cdef double in_place(const int* bulls, const XState* s, long long* missing,
-                     long long* failed) noexcept nogil:
-    """The value of a state of a level below the stored ones, solved from scratch: its
-    game's entries solved in place down to the end, each game certified."""
-    cdef double m[MAX_ACTIONS * MAX_ACTIONS]
-    cdef double x[MAX_ACTIONS]
-    cdef double y[MAX_ACTIONS]
-    cdef int p[X_MAX_HAND]
-    cdef int q[X_MAX_HAND]
-    cdef int k = ranks_of(s.hand[0], p), i, j
-    cdef double v
-    ranks_of(s.hand[1], q)
-    if k == 1:
-        return entry(NULL, bulls, s, p[0], q[0], missing, failed)
-    for i in range(k):
-        for j in range(k):
-            m[i * k + j] = entry(NULL, bulls, s, p[i], q[j], missing, failed)
-    v = solve_game(m, k, k, k, x, y)
-    if not certified(m, k, v, x, y):
-        failed[0] += 1
-    return v
 
 
 cdef bint certified(const double* m, int k, double v, const double* x,
@@ -214,48 +197,103 @@ cdef bint certified(const double* m, int k, double v, const double* x,
     return True
 
 
+FAILED_GAMES = []              # the first games that failed their certificate, for the message
+
+
+cdef void keep_failed(const double* m, int k, double v, const double* x,
+                      const double* y) noexcept with gil:
+    """Keep a game with no certified solution (never seen: the GIL costs nothing here)."""
+    if len(FAILED_GAMES) < 5:
+        FAILED_GAMES.append({"matrix": [[m[i * k + j] for j in range(k)] for i in range(k)],
+                             "value": v, "x": [x[i] for i in range(k)],
+                             "y": [y[j] for j in range(k)]})
+
+
+cdef double certified_game(const double* m, int k, double* x, double* y,
+                           Counts* counts) noexcept nogil:
+    """The value of the k x k game m (row-major) and certified strategies in x, y. When
+    solve_game's first answer fails its certificate (on entries equal but for rounding it
+    has returned a row strategy summing to 1.0008), the game is solved again from player 2's
+    side, as -m transposed, and that answer certified instead (counted as retried); when both
+    fail, the game counts as failed."""
+    cdef double mt[MAX_ACTIONS * MAX_ACTIONS]
+    cdef int i, j
+    cdef double v = solve_game(m, k, k, k, x, y)
+    if certified(m, k, v, x, y):
+        return v
+    counts.retried += 1
+    for i in range(k):
+        for j in range(k):
+            mt[j * k + i] = -m[i * k + j]
+    v = -solve_game(mt, k, k, k, y, x)
+    if not certified(m, k, v, x, y):
+        counts.failed += 1
+        keep_failed(m, k, v, x, y)
+    return v
+
+
+cdef double in_place(const int* bulls, const XState* s, Counts* counts) noexcept nogil:
+    """The value of a state of a level below the stored ones, solved from scratch: its
+    game's entries solved in place down to the end, each game certified."""
+    cdef double m[MAX_ACTIONS * MAX_ACTIONS]
+    cdef double x[MAX_ACTIONS]
+    cdef double y[MAX_ACTIONS]
+    cdef int p[X_MAX_HAND]
+    cdef int q[X_MAX_HAND]
+    cdef int k = ranks_of(s.hand[0], p), i, j
+    ranks_of(s.hand[1], q)
+    if k == 1:
+        return entry(NULL, bulls, s, p[0], q[0], counts)
+    for i in range(k):
+        for j in range(k):
+            m[i * k + j] = entry(NULL, bulls, s, p[i], q[j], counts)
+    return certified_game(m, k, x, y, counts)
+
+
 cdef double state_game(const Level* below, const int* bulls, XKey key, double* m, double* x,
-                       double* y, long long* missing, long long* failed) noexcept nogil:
-    """The state's k x k matrix into m (row-major), solved into x, y and certified (a
-    failure counts in `failed`). Returns the value."""
+                       double* y, Counts* counts) noexcept nogil:
+    """The state's k x k matrix into m (row-major), solved into certified x, y. Returns the
+    value."""
     cdef XState s
     cdef int p[X_MAX_HAND]
     cdef int q[X_MAX_HAND]
     cdef int k, i, j
-    cdef double v
     unpack_key(key, &s)
     k = ranks_of(s.hand[0], p)
     ranks_of(s.hand[1], q)
     for i in range(k):
         for j in range(k):
-            m[i * k + j] = entry(below, bulls, &s, p[i], q[j], missing, failed)
-    v = solve_game(m, k, k, k, x, y)
-    if not certified(m, k, v, x, y):
-        failed[0] += 1
-    return v
+            m[i * k + j] = entry(below, bulls, &s, p[i], q[j], counts)
+    return certified_game(m, k, x, y, counts)
 
 
-cdef long long solve_state(const Level* below, Level* level, const int* bulls,
-                           uint64_t t) noexcept nogil:
-    """Solve state t of the level into its value. Returns the games that failed their
-    certificate, plus the children not found times 2**32."""
+cdef Counts solve_state(const Level* below, Level* level, const int* bulls,
+                        uint64_t t) noexcept nogil:
+    """Solve state t of the level into its value; returns what went wrong."""
     cdef double m[MAX_ACTIONS * MAX_ACTIONS]
     cdef double x[MAX_ACTIONS]
     cdef double y[MAX_ACTIONS]
-    cdef long long missing = 0, failed = 0
-    level.values[t] = state_game(below, bulls, level.keys[t], m, x, y, &missing, &failed)
-    return failed + (missing << 32)
+    cdef Counts counts
+    counts.missing = counts.retried = counts.failed = 0
+    level.values[t] = state_game(below, bulls, level.keys[t], m, x, y, &counts)
+    return counts
 
 
-cdef long long solve_level(const Level* below, Level* level, const int* bulls,
-                           int threads) noexcept nogil:
-    """Every state of the level, each an independent game, on `threads` threads. Returns
-    the sum of solve_state's counts."""
-    cdef long long t, bad = 0
+cdef void solve_level(const Level* below, Level* level, const int* bulls, int threads,
+                      Counts* total) noexcept nogil:
+    """Every state of the level, each an independent game, on `threads` threads; adds
+    what went wrong to `total`."""
+    cdef long long t, missing = 0, retried = 0, failed = 0
+    cdef Counts counts
     for t in prange(<long long>level.count, nogil=True, num_threads=threads,
                     schedule="dynamic", chunksize=64):
-        bad += solve_state(below, level, bulls, <uint64_t>t)
-    return bad
+        counts = solve_state(below, level, bulls, <uint64_t>t)
+        missing += counts.missing
+        retried += counts.retried
+        failed += counts.failed
+    total.missing += missing
+    total.retried += retried
+    total.failed += failed
 
 
 # Python --------------------------------------------------------------------------------------
@@ -285,23 +323,25 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
 
     Returns a dict: value, x and y (the root's certified strategies, over each hand in
     ascending rank order), matrix (the root's k x k entries), states ({level: canonical
-    states}, for the stored levels), forward_seconds, backward_seconds, peak_bytes.
+    states}, for the stored levels), forward_seconds, backward_seconds, peak_bytes,
+    retried_games (games whose first solution failed its certificate, solved again).
     Levels `lowest` to k are stored, each solved on `threads` threads; the states below
     `lowest` are solved in place, from their parent, each time one is met. Raises MemoryError when a level
     does not fit, RuntimeError when a child is missing or a game fails its certificate.
     """
     check_state(bulls, hand1, hand2, rows)
+    del FAILED_GAMES[:]
     if lowest < 1 or threads < 1:
         raise ValueError(f"lowest level and threads are at least 1, got {lowest} and {threads}")
     cdef int k = len(hand1), level_k, i, j
     cdef int low = min(lowest, k)
-    cdef long long bad = 0
+
     cdef int c_bulls[X_MAX_RANK]
     cdef Level levels[X_MAX_HAND + 1]
     cdef Memory memory
     cdef XState root
     cdef XKey root_key
-    cdef long long missing = 0, failed = 0
+    cdef Counts counts
     cdef int status = 0
     cdef double m[MAX_ACTIONS * MAX_ACTIONS]
     cdef double x[MAX_ACTIONS]
@@ -309,6 +349,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
     cdef double value
     memset(levels, 0, sizeof(levels))
     memset(&memory, 0, sizeof(Memory))
+    memset(&counts, 0, sizeof(Counts))
     memset(c_bulls, 0, sizeof(c_bulls))
     for i in range(len(bulls)):
         c_bulls[i] = bulls[i]
@@ -341,24 +382,47 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
         start = perf_counter()
         for level_k in range(low, k + 1):
             with nogil:
-                bad = solve_level(&levels[level_k - 1] if level_k > low else NULL,
-                                  &levels[level_k], c_bulls, threads)
+                solve_level(&levels[level_k - 1] if level_k > low else NULL,
+                            &levels[level_k], c_bulls, threads, &counts)
                 if low < level_k < k:    # the root's game below needs level k-1 again
                     level_close(&memory, &levels[level_k - 1])
-            missing, failed = bad >> 32, bad & 0xFFFFFFFF
-            if missing or failed:
-                raise RuntimeError(f"exhaustive solve, level {level_k}: {missing} children not"
-                                   f" found, {failed} matrix games failed their certificate")
+            if counts.missing or counts.failed:
+                raise RuntimeError(f"exhaustive solve, level {level_k}: {counts.missing} children"
+                                   f" not found, {counts.failed} matrix games with no certified"
+                                   f" solution"
+                                   f" (the first: {FAILED_GAMES[:1]})")
         value = state_game(&levels[k - 1] if k > low else NULL, c_bulls, root_key, m, x, y,
-                           &missing, &failed)
+                           &counts)
         backward = perf_counter() - start
-        if missing or failed or value != levels[k].values[0]:
+        if counts.missing or counts.failed or value != levels[k].values[0]:
             raise RuntimeError("exhaustive solve: the root's game does not repeat its value")
         return {"value": value,
                 "x": [x[i] for i in range(k)], "y": [y[j] for j in range(k)],
                 "matrix": [[m[i * k + j] for j in range(k)] for i in range(k)],
                 "states": states, "forward_seconds": forward, "backward_seconds": backward,
-                "peak_bytes": memory.peak}
+                "peak_bytes": memory.peak, "retried_games": counts.retried}
     finally:
         for i in range(X_MAX_HAND + 1):
             level_close(&memory, &levels[i])
+
+
+def certified_solution(matrix):
+    """The value, certified strategies x and y, and whether the game was solved again from
+    player 2's side, of a square game of 1..10 actions (a list of rows): the routine every
+    state's game goes through. RuntimeError if no solution certifies."""
+    cdef int k = len(matrix), i, j
+    cdef double m[MAX_ACTIONS * MAX_ACTIONS]
+    cdef double x[MAX_ACTIONS]
+    cdef double y[MAX_ACTIONS]
+    cdef Counts counts
+    if not 1 <= k <= MAX_ACTIONS or any(len(row) != k for row in matrix):
+        raise ValueError(f"a square game of 1..{MAX_ACTIONS} actions needed")
+    memset(&counts, 0, sizeof(Counts))
+    for i in range(k):
+        for j in range(k):
+            m[i * k + j] = matrix[i][j]
+    del FAILED_GAMES[:]
+    v = certified_game(m, k, x, y, &counts)
+    if counts.failed:
+        raise RuntimeError(f"no certified solution of {FAILED_GAMES[:1]}")
+    return v, [x[i] for i in range(k)], [y[j] for j in range(k)], counts.retried > 0

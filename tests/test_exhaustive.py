@@ -120,3 +120,27 @@ def test_an_empty_hand_is_worth_nothing():
     done = Position.create([[1], [2], [3], [4]], [[], []], deck=24)
     result = solve_exhaustive(done)
     assert result.value == 0.0 and result.states_per_level == {}
+
+
+# a game of an 8-card position whose first solution fails its certificate -------------------
+NEAR_TIES = [[-2.0, -4.755102040816327, -4.462332301341589, -3.63265306122449, -1.0],
+             [-2.0, -4.1000000000000005, -4.190552441953562, -3.636363636363635, -1.0],
+             [-2.0, -4.1, -4.184971098265896, -3.6363636363636367, -2.0],
+             [-6.0, -3.818181818181818, -3.5, -4.0, -4.0],
+             [-6.0, -5.428571428571429, -4.571428571428571, -5.0, -5.0]]
+
+
+def test_a_failed_certificate_is_solved_again_from_the_other_side():
+    from solver._exhaustive import certified_solution
+    from solver._matgame import solve_matrix
+    _, x, _ = solve_matrix(np.array(NEAR_TIES))
+    assert abs(x.sum() - 1) > 1e-4                 # rows 1 and 2 equal but for rounding
+    value, x, y, retried = certified_solution(NEAR_TIES)
+    assert retried
+    assert abs(value - reference_solution_value(NEAR_TIES)) <= TOL
+    assert_equilibrium(NEAR_TIES, x, y, value, tol=TOL)
+
+
+def reference_solution_value(matrix) -> float:
+    from tests.reference_solver import solve_matrix_lp
+    return solve_matrix_lp(matrix)[0]

@@ -30,6 +30,7 @@ class ExhaustiveResult:
     states_per_level: Dict[int, int]      # {cards per hand: canonical states}
     seconds: float
     peak_bytes: int = 0                   # the most memory the levels held at once
+    retried_games: int = 0                # games solved again after a failed certificate
 
 
 def rank_form(position: Position):
@@ -61,4 +62,4 @@ def solve_exhaustive(position: Position, lowest: int = LOWEST_STORED,
                   {c: p for c, p in zip(cards2, out["y"]) if p > 0.0}]
     return ExhaustiveResult(out["value"], strategies, np.array(out["matrix"], dtype=float),
                             dict(sorted(out["states"].items(), reverse=True)),
-                            time.perf_counter() - start, out["peak_bytes"])
+                            time.perf_counter() - start, out["peak_bytes"], out["retried_games"])
