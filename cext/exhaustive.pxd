@@ -19,8 +19,11 @@
 # - A Level holds the distinct keys of one hand size in insertion order, an open-addressing
 #   table (linear probing, at most half full, slot = index + 1, 0 empty) from key to index,
 #   and the value of each state once that level is solved (NaN before).
-# - Level k's children are level k-1 states; level 1's children (level 0) are not stored:
-#   their value is 0.
+# - Level k's children are level k-1 states. Levels from the root's down to a lowest one
+#   are stored; a state below it is solved in place from its parent, each time it is met
+#   (level 0, the end of the round, is worth 0).
+# - A game's answer counts only once certified: x guarantees >= v - 1e-9 against every
+#   column, y concedes <= v + 1e-9 against every row, both probability vectors.
 # - Every malloc and free of a Level is in exhaustive.pyx's "memory" section, which counts
 #   the bytes held and their peak.
 
