@@ -8,7 +8,7 @@ import platform
 from setuptools import Extension, setup
 from Cython.Build import cythonize
 
-MODULES = ["rules", "matgame", "search", "sim"]
+MODULES = ["rules", "matgame", "search", "sim", "exhaustive"]
 
 COMPILER_DIRECTIVES = {
     "language_level": 3,
@@ -22,9 +22,13 @@ COMPILER_DIRECTIVES = {
 # the canonical key counts bits in its inner loop: the x86-64 instruction, not a library call
 POPCOUNT = ["-mpopcnt"] if platform.machine().lower() in ("x86_64", "amd64") else []
 
+# the exhaustive reference solves each level's games on several threads (OpenMP)
+OPENMP = {"exhaustive": ["-fopenmp"]}
+
 extensions = [
     Extension(f"solver._{name}", [f"cext/{name}.pyx"],
-              extra_compile_args=["-O3", "-pthread"] + POPCOUNT, extra_link_args=["-pthread"])
+              extra_compile_args=["-O3", "-pthread"] + POPCOUNT + OPENMP.get(name, []),
+              extra_link_args=["-pthread"] + OPENMP.get(name, []))
     for name in MODULES
 ]
 
