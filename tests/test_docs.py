@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pytest
 
@@ -38,15 +38,25 @@ class Example:
     end_output_line: int
 
 
-def console_examples(path: str) -> List[Example]:
+def fenced(path: str) -> List[Tuple[Optional[str], str]]:
+    """Each line of a document with the language of the block it is in (None: outside a
+    block, and the fence lines themselves)."""
     lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
-    examples: List[Example] = []
+    out: List[Tuple[Optional[str], str]] = []
     kind: Optional[str] = None
-    for i, line in enumerate(lines):
+    for line in lines:
         fence = FENCE.match(line)
         if fence:
             kind = None if kind is not None else fence.group(1)
-            continue
+            out.append((None, line))
+        else:
+            out.append((kind, line))
+    return out
+
+
+def console_examples(path: str) -> List[Example]:
+    examples: List[Example] = []
+    for i, (kind, line) in enumerate(fenced(path)):
         if kind != "console":
             continue
         if line.startswith("$ "):
@@ -108,16 +118,7 @@ def test_console_example(example: Example):
 
 def python_text(path: str) -> str:
     """The document with everything but its ```python blocks blanked (line numbers kept)."""
-    lines = open(os.path.join(ROOT, path), encoding="utf-8").read().split("\n")
-    kept, kind = [], None
-    for line in lines:
-        fence = FENCE.match(line)
-        if fence:
-            kind = None if kind is not None else fence.group(1)
-            kept.append("")
-        else:
-            kept.append(line if kind == "python" else "")
-    return "\n".join(kept)
+    return "\n".join(line if kind == "python" else "" for kind, line in fenced(path))
 
 
 @pytest.mark.parametrize("path", DOCUMENTS)

@@ -203,18 +203,24 @@ def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
 def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
     if penalties is None:
         return (0,) * players
-    if not isinstance(penalties, list) or len(penalties) != players:
-        raise errors.PenaltyError(f"penalties must be a list of {players} integers,"
-                                  f" got {errors.quote_json(penalties)}")
-    for p in penalties:
-        if not errors.is_integer(p):
-            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is not an integer")
-        if p < 0:
-            raise errors.PenaltyError(f"penalty {errors.quote_json(p)} is negative")
-        if p > MAX_PENALTY:
-            raise errors.PenaltyError(f"penalty"
-                                      f" {errors.quote_json(p)} is more than {MAX_PENALTY:,}")
-    return tuple(penalties)
+    return _check_per_player(penalties, players, "penalties", "penalty")
+
+
+def _check_per_player(values: Any, players: int, key: str, item: str,
+                      note: str = "") -> Tuple[int, ...]:
+    """A list of one non-negative integer per player, at most MAX_PENALTY (`penalties`,
+    `scores`); `item` names one value in messages."""
+    if not isinstance(values, list) or len(values) != players:
+        raise errors.PenaltyError(f"{key} must be a list of {players} integers{note},"
+                                  f" got {errors.quote_json(values)}")
+    for v in values:
+        if not errors.is_integer(v):
+            raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is not an integer")
+        if v < 0:
+            raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is negative")
+        if v > MAX_PENALTY:
+            raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is more than {MAX_PENALTY:,}")
+    return tuple(values)
 
 
 def _check_keys(data: Dict[Any, Any], allowed: Sequence[str]) -> None:
@@ -240,18 +246,8 @@ def _check_keys(data: Dict[Any, Any], allowed: Sequence[str]) -> None:
 
 def _check_scores(scores: Any, players: int) -> None:
     """The optional `scores`: totals of earlier rounds, one non-negative integer a player."""
-    if scores is None:
-        return
-    if not isinstance(scores, list) or len(scores) != players:
-        raise errors.PenaltyError(f"scores must be a list of {players} integers (one per"
-                                  f" player), got {errors.quote_json(scores)}")
-    for s in scores:
-        if not errors.is_integer(s):
-            raise errors.PenaltyError(f"score {errors.quote_json(s)} is not an integer")
-        if s < 0:
-            raise errors.PenaltyError(f"score {errors.quote_json(s)} is negative")
-        if s > MAX_PENALTY:
-            raise errors.PenaltyError(f"score {errors.quote_json(s)} is more than {MAX_PENALTY:,}")
+    if scores is not None:
+        _check_per_player(scores, players, "scores", "score", " (one per player)")
 
 
 def _check_viewer(extra: Dict[str, Any], hands: Sequence[Hand]) -> None:
