@@ -31,6 +31,8 @@ cdef struct Stats:
     long long children_seen    # joint moves evaluated at least once
     long long evaluations      # child searches, re-searches included
     long long by_cards[11]     # matrix-game nodes by cards per hand
+    long long expanded_by_cards[11]   # ... not settled by the table: expanded
+    long long exact_by_cards[11]      # ... whose exact value was proven
     long long exact_refines    # restricted games whose bounds were too loose (step 5)
     long long fail_highs       # nodes proven >= beta
     long long fail_lows        # nodes proven <= alpha

@@ -497,6 +497,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                 c.stats.tt_cutoffs += 1
                 return known_hi
 
+    c.stats.expanded_by_cards[k] += 1
     nd.s = s
     nd.k = k
     hand_cards(s.hand[0], nd.p)
@@ -591,6 +592,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
             break
         if not changed:
             c.stats.exact_nodes += 1
+            c.stats.exact_by_cards[k] += 1
             note_killer(&c.killers, &nd, 0)
             note_killer(&c.killers, &nd, 1)
             store(c, &nd, key, swapped, v_lo, v_lo)

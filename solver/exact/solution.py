@@ -33,6 +33,8 @@ class SearchStats:
     children_seen: int = 0         # joint moves evaluated at least once
     evaluations: int = 0           # child searches, re-searches included
     by_cards: Tuple[int, ...] = (0,) * 11   # matrix-game nodes by cards a hand (index 0..10)
+    expanded_by_cards: Tuple[int, ...] = (0,) * 11   # ... not settled by the table
+    exact_by_cards: Tuple[int, ...] = (0,) * 11      # ... whose exact value was proven
     exact_refines: int = 0         # restricted games whose entry bounds were too loose
     fail_highs: int = 0            # nodes proven >= beta
     fail_lows: int = 0             # nodes proven <= alpha
@@ -57,7 +59,7 @@ class SearchStats:
         return cls(**values)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The JSON form: every field, `by_cards` as a list; `helper_nodes` and
+        """The JSON form: every field, the per-card counts as lists; `helper_nodes` and
         `card_values_complete` only when known."""
         out: Dict[str, Any] = {}
         for f in fields(self):
