@@ -15,6 +15,16 @@ cdef enum:
 cdef extern from *:
     """
     static const double NIMMT_CHECK_TOLERANCE = 1e-7;
+    static const double NIMMT_WIDE_WINDOW = 1.0;
+    static const double NIMMT_STEP5_MARGIN = 1.0;
+    static const double NIMMT_STEP5_GROWTH = 4.0;
     """
     # self-check: a stored bound may be off by rounding only
     const double CHECK_TOLERANCE "NIMMT_CHECK_TOLERANCE"
+    # a window wider than this (in bullheads) is "wide": its node's restricted entries are
+    # searched around the restricted value, not across the whole window
+    const double WIDE_WINDOW "NIMMT_WIDE_WINDOW"
+    # step 5 searches entries within this margin around the window first, the margin
+    # growing by STEP5_GROWTH each time that decides nothing, up to a full window
+    const double STEP5_MARGIN "NIMMT_STEP5_MARGIN"
+    const double STEP5_GROWTH "NIMMT_STEP5_GROWTH"

@@ -40,7 +40,7 @@ from memory cimport (table_size, allocate_table, release_table, allocate_endgame
                      release_endgame)
 from context cimport Stats, Shared, Worker, check_limits
 from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, ENDGAME_LOG2,
-                     CHECK_TOLERANCE)
+                     CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
                       is_idle, post, next_job, finish, wait_done, tell_quit)
 from matgame cimport solve_game
@@ -243,7 +243,8 @@ cdef struct Replies:
     double t[2]                # each player's threshold (by its own sign, see reply_beats)
     int beats[2 * MAX_HAND]    # 1: beats its threshold; 0: proven not to; -1: not tested
     int next                   # the next one to take (taken by two threads at once)
-    int found                  # one beats: take no more
+    int found                  # 0, or 1 + the player of a reply found beating: take no
+                               # more
 
 
 cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t cards_in,
@@ -270,7 +271,7 @@ cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t card
 cdef inline void test_reply(Worker* c, Node* nd, Replies* rp, int i) noexcept nogil:
     if reply_beats(c, nd, rp.player[i], rp.card[i], rp.t[rp.player[i]]):
         rp.beats[i] = 1          # a True is proven even if a limit stopped the search
-        atomic_store(&rp.found, 1)
+        atomic_store(&rp.found, 1 + rp.player[i])
     elif not c.aborted:
         rp.beats[i] = 0
 
@@ -285,22 +286,25 @@ cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
         test_reply(c, nd, rp, i)
 
 
-cdef bint add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
-                              bint test_rows, double t_rows, bint test_cols,
-                              double t_cols) noexcept nogil:
+cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
+                             bint test_rows, double t_rows, bint test_cols, double t_cols,
+                             bint cols_first) noexcept nogil:
     """Add to the restricted game (`rows_in` x `cols_in`) a card outside it that beats its
-    player's threshold (see reply_beats): player 1's cards first if `test_rows`, then player
-    2's if `test_cols`, in move order. False if none does. With a second thread idle, the
-    two threads test in turn and every card found beating is added."""
+    player's threshold (see reply_beats): player 1's cards if `test_rows` and player 2's
+    if `test_cols`, player 1's first unless `cols_first`, each in move order. 0 if none
+    does, else 1 + the player of a card added. With a second thread idle, the two threads
+    test in turn and every card found beating is added."""
     cdef Replies rp
     cdef int i
     rp.n = 0
     rp.next = 0
     rp.found = 0
-    if test_rows:
+    if test_rows and not cols_first:
         add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
     if test_cols:
         add_candidates(&rp, nd, 1, cols_in[0], t_cols, c.killers.beat[nd.k][1])
+    if test_rows and cols_first:
+        add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
     if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_tests(c, nd, &rp)):
         test_replies(c, nd, &rp)
     for i in range(rp.n):
@@ -384,29 +388,33 @@ cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
 
 
 cdef inline double restricted_game(Worker* c, Node* nd, uint32_t rows, uint32_t cols,
-                                   bint upper, double* strategy) noexcept nogil:
+                                   bint upper, double* strategy,
+                                   double* other) noexcept nogil:
     """Solve the game restricted to rows x cols, on the lower (or upper) entry bounds.
-    Writes player 1's strategy (lower) or player 2's (upper) over all k cards."""
+    Writes player 1's strategy (lower) or player 2's (upper) over all k cards to
+    `strategy`, and the other player's strategy in that game to `other`."""
     cdef double m[MAX_HAND * MAX_HAND]
     cdef double xs[MAX_HAND]
     cdef double ys[MAX_HAND]
     cdef int ri[MAX_HAND]
     cdef int ci[MAX_HAND]
     cdef int nr = hand_cards(rows, ri), nc = hand_cards(cols, ci), a, b
+    cdef double* xk = other if upper else strategy
+    cdef double* yk = strategy if upper else other
     for a in range(nr):
         for b in range(nc):
             m[a * nc + b] = nd.hi[ri[a]][ci[b]] if upper else nd.lo[ri[a]][ci[b]]
     c.stats.matrix_games += 1
     cdef double v = solve_game(m, nr, nc, nc, xs, ys)
     for a in range(nd.k):
-        strategy[a] = 0.0
-    if upper:
-        for b in range(nc):
-            strategy[ci[b]] = ys[b]
-    else:
-        for a in range(nr):
-            strategy[ri[a]] = xs[a]
-    drop_negligible(strategy, nd.k)
+        xk[a] = 0.0
+        yk[a] = 0.0
+    for a in range(nr):
+        xk[ri[a]] = xs[a]
+    for b in range(nc):
+        yk[ci[b]] = ys[b]
+    drop_negligible(xk, nd.k)
+    drop_negligible(yk, nd.k)
     return v
 
 
@@ -466,8 +474,11 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     cdef u128 key
     cdef bint swapped
     cdef TTEntry entry
-    cdef double known_lo = -INF, known_hi = INF, v_lo, v_hi, g
-    cdef int i, j, i0, j0
+    cdef double known_lo = -INF, known_hi = INF, v_lo = 0.0, v_hi = 0.0, g, a, b
+    cdef double y_lo[MAX_HAND]       # player 2's strategy in the game on the lower bounds
+    cdef double x_hi[MAX_HAND]       # player 1's in the game on the upper bounds
+    cdef double margin = STEP5_MARGIN
+    cdef int i, j, i0, j0, found, cols_first = 0
     cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed, solved_once = False
 
@@ -527,25 +538,37 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
         if report != NULL and solved_once:
             # what the last strategies secure, the entries of the reply tests included
             report_bounds(report, &nd, reach)
-        # 1. the restricted game's entries, as far as the window needs them
+        # 1. the restricted game's entries, as far as the window needs them; in a wide
+        # window, once the restricted game has a value, only around that value: step 5
+        # makes exact what its equilibria play, the rest stays bounds
+        a = alpha
+        b = beta
+        if solved_once and beta - alpha > WIDE_WINDOW:
+            g = v_lo if v_hi - v_lo <= EPS else 0.5 * (v_lo + v_hi)
+            if alpha < g < beta:
+                if g - EPS > alpha:
+                    a = g - EPS
+                if g + EPS < beta:
+                    b = g + EPS
         for i in range(k):
             if rows_in >> i & 1:
                 for j in range(k):
-                    if (cols_in >> j & 1) and nd.lo[i][j] < beta and nd.hi[i][j] > alpha \
+                    if (cols_in >> j & 1) and nd.lo[i][j] < b and nd.hi[i][j] > a \
                             and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                        refine(c, &nd, i, j, alpha, beta)
+                        refine(c, &nd, i, j, a, b)
         if c.aborted:
             break
         # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
-        v_lo = restricted_game(c, &nd, rows_in, cols_in, False, nd.x)
-        v_hi = restricted_game(c, &nd, rows_in, cols_in, True, nd.y)
+        v_lo = restricted_game(c, &nd, rows_in, cols_in, False, nd.x, y_lo)
+        v_hi = restricted_game(c, &nd, rows_in, cols_in, True, nd.y, x_hi)
         solved_once = True
         if report != NULL:
             report_bounds(report, &nd, reach)
         # 3. fail high: does any card of player 2 bring x below beta?
         if v_lo >= beta:
             prefer_one_card(&nd, rows_in, cols_in, 0, beta)
-            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, False, 0.0, True, -beta)
+            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, False, 0.0, True, -beta,
+                                          True) != 0
             if c.aborted:
                 break
             if not changed:
@@ -562,7 +585,8 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
         # 4. fail low: does any card of player 1 lift y above alpha?
         if v_hi <= alpha:
             prefer_one_card(&nd, cols_in, rows_in, 1, -alpha)
-            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, alpha, False, 0.0)
+            changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, alpha, False, 0.0,
+                                          False) != 0
             if c.aborted:
                 break
             if not changed:
@@ -576,20 +600,48 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                 store(c, &nd, key, swapped, known_lo, known_hi)
                 return g
             continue
-        # 5. bounds too loose to tell: make the restricted entries exact
+        # 5. bounds too loose to tell: search the entries that the equilibria of both
+        # games play (on the lower and on the upper bounds) within a margin around the
+        # window, widened while that teaches nothing, up to exact; only when all of those
+        # are exact, every restricted entry
         if v_hi - v_lo > EPS:
             c.stats.exact_refines += 1
-            for i in range(k):
-                if rows_in >> i & 1:
-                    for j in range(k):
-                        if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                            refine(c, &nd, i, j, -INF, INF)
+            while not c.aborted:
+                if margin >= 2.0 * reach:
+                    a = -INF
+                    b = INF
+                else:
+                    a = alpha - margin
+                    b = beta + margin
+                changed = False
+                for i in range(k):
+                    if rows_in >> i & 1:
+                        for j in range(k):
+                            if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS \
+                                    and nd.lo[i][j] < b and nd.hi[i][j] > a \
+                                    and ((nd.x[i] > 0.0 and y_lo[j] > 0.0)
+                                         or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
+                                refine(c, &nd, i, j, a, b)
+                                changed = True
+                if changed:
+                    break
+                if a == -INF:
+                    for i in range(k):
+                        if rows_in >> i & 1:
+                            for j in range(k):
+                                if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
+                                    refine(c, &nd, i, j, -INF, INF)
+                    break
+                margin *= STEP5_GROWTH
             continue
         # 6. the restricted value is exact and inside the window: is it the node's value?
-        changed = add_beating_replies(c, &nd, &rows_in, &cols_in, True, v_lo + EPS,
-                                      True, -(v_lo - EPS))
+        found = add_beating_replies(c, &nd, &rows_in, &cols_in, True, v_lo + EPS,
+                                    True, -(v_lo - EPS), cols_first)
+        changed = found != 0
         if c.aborted:
             break
+        if changed:
+            cols_first = found == 2     # the side that just gained a card is tested first
         if not changed:
             c.stats.exact_nodes += 1
             c.stats.exact_by_cards[k] += 1
@@ -617,8 +669,9 @@ cdef double backward_induction(Worker* c, Node* nd, u128 key, bint swapped,
             refine(c, nd, i, j, -INF, INF)
     if c.aborted:
         return 0.0
-    cdef double v = restricted_game(c, nd, all_cards, all_cards, False, nd.x)
-    restricted_game(c, nd, all_cards, all_cards, True, nd.y)
+    cdef double other[MAX_HAND]
+    cdef double v = restricted_game(c, nd, all_cards, all_cards, False, nd.x, other)
+    restricted_game(c, nd, all_cards, all_cards, True, nd.y, other)
     store(c, nd, key, swapped, v, v)
     if report != NULL:
         report.lower = report.upper = v
