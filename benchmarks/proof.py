@@ -267,7 +267,7 @@ class ProofBuilder:
                 mine = chooser == (0 if lower else 1)
                 if mine:
                     pick = max if lower else min
-                    options = [pick(options, key=lambda o: o[2])]
+                    options = [pick(options, key=lambda o: round(o[2], DIGITS))]
                 for reward, child, _ in options:
                     if lower:
                         self.require(levels, child, "lower", bound - reward)
