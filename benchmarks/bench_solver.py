@@ -17,12 +17,18 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
 - node matrix games: `solver._matgame.solve_matrix` against SciPy's HiGHS
   (`linprog(method="highs")`, one LP for the value and the row player's strategy) on the same
   matrices: the root matrices of the 6- and 7-card positions and random integer matrices.
+- with --proof (and in --quick on the 6-card positions), search expansions against proof
+  obligations per level (cards per hand) on the 6-, 7- and 8-card positions: the node
+  expansions of a greedy proof of each root's value that knows every true value
+  (benchmarks/proof.py), against the search's expansions (`expanded_by_cards`); the ratio
+  says how much more the search does than such a proof. Also the search's exact nodes
+  against the proof's states that need both bounds (at the value: exact).
 - a regression signature, like Stockfish's `bench`: the nodes searched (matrix-game nodes plus
   small nodes) over a fixed set of positions, independent of the options; identical across runs
   of the same build. Printed last, as `Nodes searched: N`.
 
     python -m benchmarks.bench_solver [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
-        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--json PATH]
+        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--proof] [--json PATH]
     python -m benchmarks.bench_solver --from-json PATH     # the tables of a saved run
 
 (from the repository root: benchmarks/ and tests/ are packages, imported from there)
@@ -41,6 +47,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from benchmarks._common import machine_info, machine_line, markdown_table, per_call_seconds
+from benchmarks.proof import position_proof
 import solver._search
 from solver._matgame import solve_matrix, time_solve_batch
 from solver.errors import SearchLimitError
@@ -60,6 +67,7 @@ ABLATIONS = {
     "both off": {"no_pruning": True, "no_canonical": True},
 }
 BACKWARD_INDUCTION = "both off"           # the issue's "plain backward induction"
+PROOF_SIZES = (6, 7, 8)                   # proof obligations: a few minutes at 8 cards
 SIGNATURE_SEED, SIGNATURE_SIZES, SIGNATURE_COUNT = 1, (6, 7), 4
 MATRIX_SEED, RANDOM_MATRIX_SIZES, MATRIX_ENTRIES = 2016, range(2, 11), (-20, 20)
 AGREEMENT = 1e-9                          # matgame and HiGHS values must agree this closely
@@ -280,6 +288,63 @@ MATRIX_HEADERS = ["matrices", "count", "matgame (C) median Âµs", "HiGHS median Â
                   "ratio (total time)", "max value difference", f"agree to {AGREEMENT:g}"]
 
 
+# search expansions against proof obligations -------------------------------------------------
+def measure_proofs(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
+    """For each solved position of the proof sizes: the proof's counts per level beside the
+    search's expansions and exact nodes."""
+    out = {}
+    for size in [s for s in args.proof_sizes if s in runs]:
+        rows = []
+        for k, run in enumerate(runs[size]):
+            if not run.solved:
+                continue
+            proof = position_proof(Position.from_text(run.position))
+            rows.append({"position": run.position, "proof": proof.to_dict(),
+                         "expanded": run.stats["expanded_by_cards"][:size + 1],
+                         "exact": run.stats["exact_by_cards"][:size + 1]})
+            print(f"  proof {size} cards #{k}: {sum(proof.states.values()):,} obligations,"
+                  f" {proof.seconds:.1f} s", file=sys.stderr, flush=True)
+        out[size] = {"levels": proof_levels(size, rows), "runs": rows}
+    return out
+
+
+def proof_levels(size: int, rows: List[dict]) -> List[dict]:
+    """Per level (cards per hand, root first, then all levels together): totals over the
+    positions and the median of the per-position ratios."""
+    def at(row: dict, level) -> Tuple[int, int, int, int, int]:
+        levels = range(3, size + 1) if level == "all" else [level]
+        p = row["proof"]
+        return (sum(row["expanded"][k] for k in levels),
+                sum(p["states"].get(str(k), 0) for k in levels),
+                sum(row["exact"][k] for k in levels),
+                sum(p["two_sided"].get(str(k), 0) for k in levels),
+                sum(p["exact"].get(str(k), 0) for k in levels))
+    out = []
+    for level in list(range(size, 2, -1)) + ["all"]:
+        counts = [at(r, level) for r in rows]
+        total = [sum(c[n] for c in counts) for n in range(5)]
+        out.append({"cards": level, "positions": len(rows),
+                    "expanded": total[0], "obligations": total[1],
+                    "median_ratio": median([c[0] / c[1] for c in counts if c[1]]),
+                    "total_ratio": ratio(total[0], total[1]),
+                    "search_exact": total[2], "proof_two_sided": total[3],
+                    "proof_exact": total[4]})
+    return out
+
+
+def proof_row(size: int, d: dict) -> list:
+    fmt = lambda x: "-" if x is None else f"{x:.2f}"            # noqa: E731
+    level = "3..{}".format(size) if d["cards"] == "all" else d["cards"]
+    return [size, level, f"{d['expanded']:,}", f"{d['obligations']:,}", fmt(d["median_ratio"]),
+            fmt(d["total_ratio"]), f"{d['search_exact']:,}", f"{d['proof_two_sided']:,}",
+            f"{d['proof_exact']:,}"]
+
+
+PROOF_HEADERS = ["positions of", "cards per hand", "search expansions", "proof obligations",
+                 "ratio (median)", "ratio (total)", "search exact nodes",
+                 "proof: both bounds", "proof: both at the value"]
+
+
 # regression signature ------------------------------------------------------------------------
 def signature() -> dict:
     """Nodes searched over a fixed position set: a fingerprint of the search, like
@@ -318,9 +383,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="print the tables of a saved run instead of measuring")
     parser.add_argument("--two-threads", action="store_true",
                         help="solve each position on two threads too: speedups, same run")
+    parser.add_argument("--proof", action="store_true",
+                        help="search expansions against proof obligations per level on the "
+                             "6-, 7- and 8-card positions (minutes at 8 cards)")
     parser.add_argument("--quick", action="store_true",
-                        help="3 positions of 6 and 7 cards, no deals, ablations on 6 cards, "
-                             "10 matrices per size: about half a minute")
+                        help="3 positions of 6 and 7 cards, no deals, ablations and proof "
+                             "obligations on 6 cards, 10 matrices per size: about half a minute")
     args = parser.parse_args(argv)
     quick = {"sizes": [6, 7], "count": 3, "deals": 0, "matrices": 10, "json": QUICK_JSON}
     full = {"sizes": [6, 7, 8, DEAL], "count": 10, "deals": 10, "matrices": 50,
@@ -329,6 +397,8 @@ def parse_args(argv=None) -> argparse.Namespace:
         if getattr(args, key) is None:
             setattr(args, key, value)
     args.ablation_sizes = [6] if args.quick else [s for s in ABLATION_SIZES if s in args.sizes]
+    args.proof_sizes = [6] if args.quick else (
+        [s for s in PROOF_SIZES if s in args.sizes] if args.proof else [])
     return args
 
 
@@ -402,6 +472,13 @@ def report(results: dict) -> None:
             print(f"\nTarget: >= {TARGETS['backward_induction_ratio_7']}x fewer nodes than plain"
                   f" backward induction (no pruning, no canonical keys) at 7 cards:"
                   f" measured {target:,.1f}x.")
+    proofs = results.get("proofs")                  # saved runs before the option lack it
+    if proofs:
+        print("\n### Search expansions against proof obligations, per level\n")
+        print(markdown_table(PROOF_HEADERS, [proof_row(int(size), d) for size, by in proofs.items()
+                                             for d in by["levels"]]))
+        print("\nObligations: distinct canonical states a greedy proof of the root's value"
+              " expands (benchmarks/proof.py); ratio: search expansions / obligations.")
     print("\n### Node matrix games: the C solver (solve_game) vs SciPy HiGHS (one LP)\n")
     print(markdown_table(MATRIX_HEADERS, [matrix_row(g) for g in results["matrix_games"]]))
     print(f"\nTarget: >= {TARGETS['highs_ratio']}x faster than HiGHS:"
@@ -426,6 +503,7 @@ def main(argv=None) -> None:
     real_matrices: list = []
     runs = measure_sizes(args, real_matrices)
     ablations = measure_ablations(args, runs)
+    proofs = measure_proofs(args, runs)
     groups = matrix_groups(real_matrices, args.matrices)
     results = {
         "machine": machine_info(),
@@ -435,6 +513,7 @@ def main(argv=None) -> None:
         "sizes": {str(size): {"summary": summarize(rs), "runs": [asdict(r) for r in rs]}
                   for size, rs in runs.items()},
         "ablations": {str(size): by_name for size, by_name in ablations.items()},
+        "proofs": {str(size): d for size, d in proofs.items()},
         "matrix_games": groups,
         "matgame_call_floor_us": call_floor_us(),
         "signature": signature(),

@@ -873,6 +873,17 @@ cdef class ExactSearch:
                 end_helper(&self.ctx, thread)
         return v
 
+    def canonical_key(self, hand1, hand2, rows):
+        """(key, swapped): the state's canonical key as the table uses it (an int), and
+        whether the state is the player swap of the key's orientation (its value then the
+        negation). For tools that count states the way the search merges them."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef u128 key
+        cdef bint swapped
+        make_key(self.shared.bull_code, &s, &key, &swapped)
+        return (<object>(<unsigned long long>(key >> 64)) << 64
+                | <object>(<unsigned long long>key)), bool(swapped)
+
     def value(self, hand1, hand2, rows):
         """Exact value of a state (no strategies)."""
         cdef State s = make_state(hand1, hand2, rows)
