@@ -437,6 +437,10 @@ def solve(position, as_json, show_stats, exact_only, max_nodes, time_limit, tt_m
         if graph_path is not None:
             write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
     click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))
+    if engine.interrupted:
+        # Ctrl-C after the proof, while the other cards' values were computed: what is
+        # printed is proven, and the exit status still says the command was interrupted
+        raise Interrupted()
 
 
 def json_by_key(data: dict) -> str:

@@ -78,6 +78,22 @@ def test_ctrl_c_in_the_exact_solver_is_130_with_the_bounds(command, monkeypatch)
     assert "value proven" in line or "no bounds proven yet" in line
 
 
+def test_ctrl_c_after_the_proof_prints_the_solution_and_is_130(monkeypatch):
+    """Ctrl-C while the other cards' values are computed: the proven solution is printed,
+    the card values left out, and the status still says the command was interrupted."""
+    from solver.exact.engine import Engine
+
+    def interrupted(engine, *args, **kwargs):
+        engine.interrupted = True          # what Engine.run records on Ctrl-C
+        return False
+
+    monkeypatch.setattr(Engine, "complete_replies", interrupted)
+    result = run(["solve", "positions/spec_worked_example.json"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert "value 2.70588" in result.stdout and "(not computed: interrupted)" in result.stdout
+    assert result.stderr.strip() == "nimmt: error: interrupted (Ctrl-C)"
+
+
 def test_ctrl_c_in_the_search_player_is_130(monkeypatch):
     monkeypatch.setattr(cli, "SearchProgress", type("P", (Interrupting, SearchProgress), {}))
     result = run(["best", "-", "--iterations", "20000"], FOUR_PLAYERS)

@@ -163,6 +163,7 @@ class Engine:
         lo, hi = result.lower_entries, result.upper_entries
         matrix = np.where(np.isclose(lo, hi, rtol=0, atol=1e-9), lo, np.nan)
         complete = card_values and self.complete_replies(h1, h2, rows, x, y, matrix, progress)
+        interrupted = self.interrupted      # Ctrl-C during the card values: stop there
         refined = exact_equilibrium(matrix, x, y, value)    # same equilibrium, exact floats
         if refined is not None:
             value, x, y, values1, values2 = refined
@@ -175,8 +176,9 @@ class Engine:
                   {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
         solution = Solution(position, value, strategies, values, matrix,
                             self.stats(card_values_complete=complete))
-        if principal_line:
+        if principal_line and not interrupted:
             solution.principal_line = self.principal_line(solution)
+        self.interrupted = interrupted
         return solution
 
     def complete_replies(self, h1, h2, rows, x, y, matrix, progress=None) -> bool:

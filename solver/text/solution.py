@@ -1,5 +1,5 @@
 """Plain-text reports of exact solutions (`nimmt solve`), built on render.py's table."""
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..exact.solution import Line, SearchStats, Solution
 from .render import player_name, render_position
@@ -33,7 +33,7 @@ def format_solution(solution: Solution, show_stats: bool = False) -> str:
     lines.append("equilibrium strategies for this turn")
     lines += [f"  {player_name(k)}: {format_strategy(s)}"
               for k, s in enumerate(solution.strategies)]
-    lines += ["", *format_card_values(solution), "", *format_principal_line(solution.principal_line or [])]
+    lines += ["", *format_card_values(solution), "", *format_principal_line(solution.principal_line)]
     if show_stats:
         lines += ["", *format_stats(solution.stats)]
     return "\n".join(lines)
@@ -57,8 +57,10 @@ def format_card_values(solution: Solution) -> List[str]:
     return lines
 
 
-def format_principal_line(line: List[Line]) -> List[str]:
+def format_principal_line(line: Optional[List[Line]]) -> List[str]:
     lines = ["principal line (the most likely play of each turn under the equilibrium)"]
+    if line is None:
+        return lines + ["  (not computed: interrupted)"]
     for t, turn in enumerate(line):
         text = (f"  turn {t + 1}: P1 {turn.cards[0]:>2}, P2 {turn.cards[1]:>2}"
                 f"  p={turn.probability:.3f}  value before {turn.value_before:.4g}")
