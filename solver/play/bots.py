@@ -6,6 +6,8 @@
 - `lowkeeper`: the seeds' advice: keep a very low card to take a cheap row on purpose.
 - `safe`: avoid the 6th card: play a card that cannot be the 6th while there is one.
 - `sampler`: the lowest immediate cost measured by sampling the other players' cards.
+- `net`: the learned policy (solver/learn/): the card the network rates highest; option
+  `net:weights=FILE` for other weights than the shipped ones.
 - `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
   `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
@@ -24,6 +26,7 @@ from ..core.player import Player, PlayerView
 from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads,
                           target_row)
 from ..errors import ConfigError, quote
+from ..learn.model import load_cached
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -229,6 +232,22 @@ class SamplerBot(GreedyBot):
         return min(hand, key=lambda c: (round(costs[c], 9), _gap(view.rows, c)))
 
 
+class NetBot(GreedyBot):
+    """The learned policy alone: plays the card of its hand the network rates highest (the
+    lower card on a tie: deterministic, no search). The network (solver/learn/model.py) has
+    no row head yet, so a too-low card's row is chosen by the greedy weighing."""
+    name = "net"
+
+    def __init__(self, seed=None, weights: str = ""):
+        super().__init__(seed)
+        self.net = load_cached(weights or None)
+
+    def choose_card(self, view: PlayerView) -> int:
+        if len(view.hand) == 1:
+            return view.hand[0]
+        return self.net.best_cards([view])[0]
+
+
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
                         exact_max_cards=7, **options) -> SearchPlayer:
     """The search player of a spec's options: the budget, how it searches, the hand-over."""
@@ -243,6 +262,7 @@ BOTS: Dict[str, Callable[..., Player]] = {
     "safe": SafeBot,
     "sampler": SamplerBot,
     "mcts": _make_search_player,
+    "net": NetBot,
 }
 
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
@@ -251,6 +271,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "selection": str, "reward": str, "gamma": float,
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
              "exact_max_cards": int, "opponents": str},
+    "net": {"weights": str},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 
