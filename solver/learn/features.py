@@ -7,7 +7,9 @@ turns a batch into the network's input, vectorized over the batch:
 
 - one vector per card slot of the hand (`CARD_FEATURES` numbers): where the card would go,
   how exposed it is there (unseen cards in the gap, the row's free places, a binomial risk of
-  being the 6th card), its own bullheads, its rank in the hand;
+  being the 6th card), what it takes this turn against the others playing unseen cards at
+  random (measured by the C rules, as `sampler` does, on a fixed seed), its own bullheads,
+  its rank in the hand;
 - one vector for the whole table (`TABLE_FEATURES` numbers): the seat count, the turn, the
   four rows sorted by their end card, how many cards are unseen.
 
@@ -19,6 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .._sim import immediate_costs
 from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, bullheads
 
@@ -26,7 +29,8 @@ MAX_SEATS = 10
 CARDS = STANDARD_DECK + 1             # arrays indexed by card number, slot 0 unused
 BULLHEADS = np.array([0] + [bullheads(c) for c in range(1, CARDS)], dtype=np.float32)
 ROW_SCALE = 20.0                      # bullheads: a typical dear row, to keep inputs near 1
-CARD_FEATURES = 16
+CARD_FEATURES = 17
+COST_SAMPLES = 128                    # draws of the others' cards per card (`immediate_costs`)
 TABLE_FEATURES = 27
 FEATURE_VERSION = 1
 
@@ -125,7 +129,10 @@ def encode(raw: RawViews) -> Encoded:
     np.put_along_axis(in_hand, hand, True, axis=1)
     in_hand[:, 0] = False
     card_numbers = np.arange(CARDS)[None, :]
-    unseen = ~raw.seen & ~in_hand & (card_numbers >= 1) & (card_numbers <= raw.deck[:, None])
+    on_rows = np.zeros((b, CARDS), dtype=bool)
+    np.put_along_axis(on_rows, rows.reshape(b, -1), True, axis=1)   # seen, whatever `seen` says
+    unseen = (~raw.seen & ~in_hand & ~on_rows & (card_numbers >= 1)
+              & (card_numbers <= raw.deck[:, None]))
     n_unseen = np.maximum(unseen.sum(axis=1), 1).astype(np.float32)[:, None]
     below_unseen = _cumcount(unseen)
     below_hand = _cumcount(in_hand)
@@ -172,6 +179,7 @@ def encode(raw: RawViews) -> Encoded:
     f[..., 13] = rank / HAND_SIZE
     f[..., 14] = tl * low_unseen / n_unseen          # others' cards that are lower still
     f[..., 15] = ok * (t_len == ROW_LIMIT)
+    f[..., 16] = _sampled_costs(raw, unseen) / ROW_SCALE
     f *= mask[:, :, None]
 
     order = np.argsort(ends, axis=1, kind="stable")                    # rows by their end
@@ -187,6 +195,24 @@ def encode(raw: RawViews) -> Encoded:
     g[:, 25] = cheapest[:, 0] / ROW_SCALE
     g[:, 26] = low_unseen[:, 0] / n_unseen[:, 0]
     return Encoded(f, mask, g)
+
+
+def _sampled_costs(raw: RawViews, unseen: np.ndarray) -> np.ndarray:
+    """[B, 10]: each card's mean bullheads this turn against random unseen cards of the
+    others (a too-low card takes the cheapest row), by the C rules; a fixed seed, so the
+    same view always gives the same numbers."""
+    out = np.zeros(raw.hand.shape, dtype=np.float32)
+    cards_all = np.arange(CARDS)
+    for i in range(len(raw)):
+        hand = [int(c) for c in raw.hand[i] if c > 0]
+        opponents = int(raw.players[i]) - 1
+        pool = cards_all[unseen[i]].tolist()
+        if len(hand) < 1 or len(pool) < opponents + 1:
+            continue
+        rows = [[int(c) for c in row if c > 0] for row in raw.rows[i]]
+        costs = immediate_costs(rows, hand, pool, opponents, COST_SAMPLES, 0)
+        out[i, :len(hand)] = [costs[c] for c in hand]
+    return out
 
 
 def _binomial_tail(n: np.ndarray, p: np.ndarray, k: np.ndarray) -> np.ndarray:
