@@ -108,6 +108,16 @@ def test_net_bot_plays_whole_rounds(players):
         assert len(result.record["turns"]) == 10
 
 
+def test_net_bot_value_rows():
+    """The row choice by the network's value: a legal row, every round to its end."""
+    for players in (2, 4, 10):
+        bots = [make_bot("net:rows=value", seed=k) for k in range(players)]
+        result = play_round(GameConfig(players=players), bots, random.Random(players + 20))
+        assert len(result.record["turns"]) == 10
+    with pytest.raises(ConfigError, match="rows"):
+        make_bot("net:rows=cheap")
+
+
 def test_net_bot_is_deterministic():
     config = GameConfig(players=4)
     records = [play_round(config, [make_bot("net", seed=s) for _ in range(4)],
