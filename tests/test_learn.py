@@ -146,9 +146,9 @@ def test_training_is_deterministic_and_resumes(tmp_path):
     torch = pytest.importorskip("torch")
     from solver.learn.train import TrainConfig, train
     data = str(tmp_path / "data")
-    generate(GenerateConfig(teacher="greedy", rounds=10, chunk_rounds=5, seed=1,
+    generate(GenerateConfig(teacher="greedy", rounds=4, chunk_rounds=2, seed=1,
                             players=(3,), weights=(1,)), data)
-    config = TrainConfig(hidden=8, epochs=2, batch=16, seed=4)
+    config = TrainConfig(hidden=8, epochs=2, batch=8, seed=4)
     straight = train(data, str(tmp_path / "a"), config)
 
     class Stop(Exception):
