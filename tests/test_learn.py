@@ -138,6 +138,10 @@ def test_generation_is_chunked_and_resumes(tmp_path):
     raw2, extra2 = load_chunks(str(tmp_path))
     assert np.array_equal(raw.hand, raw2.hand) and np.array_equal(extra["target"],
                                                                   extra2["target"])
+    other = GenerateConfig(teacher="mcts:iterations=300", rounds=3, chunk_rounds=2, seed=3,
+                           players=(3, 4), weights=(1, 1))
+    with pytest.raises(ConfigError, match="other settings"):
+        generate(other, str(tmp_path))
     again = play_rounds(config, 2, 1)
     assert np.array_equal(again["hand"], raw.hand[extra["round"] == 2])
 

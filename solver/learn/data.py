@@ -5,11 +5,13 @@ over its hand (the search's root visits, when the teacher is the search player) 
 bullheads every seat took from that turn to the end of the round. Rounds are grouped in
 chunks of `chunk_rounds`, each written whole (to a temporary name, then renamed) as
 `chunk_NNNNN.npz`; a chunk's rounds depend only on the seed and their index, so a stopped
-generation resumes where it stopped and gives the same files.
+generation resumes where it stopped and gives the same files. `config.json` in the folder
+keeps the settings: a folder made with other settings is refused.
 """
+import json
 import os
 import random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -23,6 +25,7 @@ from ..play.runner import play_round
 from .features import MAX_SEATS, RawViews, raw_views
 
 CHUNK_NAME = "chunk_{:05d}.npz"
+CONFIG_NAME = "config.json"
 
 
 @dataclass(frozen=True)
@@ -117,6 +120,18 @@ def generate(config: GenerateConfig, folder: str,
     done, chunks in all)` after each chunk."""
     config.check()
     os.makedirs(folder, exist_ok=True)
+    settings = asdict(config)
+    settings.pop("rounds")                   # more rounds may be asked later: same chunks
+    path = os.path.join(folder, CONFIG_NAME)
+    if os.path.exists(path):
+        with open(path) as f:
+            before = json.load(f)
+        if before != json.loads(json.dumps(settings)):
+            raise ConfigError(f"{folder} holds games made with other settings ({before});"
+                              " use another folder")
+    else:
+        with open(path, "w") as f:
+            json.dump(settings, f, indent=1, sort_keys=True)
     chunks = (config.rounds + config.chunk_rounds - 1) // config.chunk_rounds
     written = 0
     for c in range(chunks):
@@ -132,6 +147,15 @@ def generate(config: GenerateConfig, folder: str,
         if progress:
             progress(c + 1, chunks)
     return written
+
+
+def data_settings(folder: str) -> Dict:
+    """The generation settings kept in `folder` (empty if none)."""
+    path = os.path.join(folder, CONFIG_NAME)
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
 
 
 def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:

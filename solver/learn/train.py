@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from ..errors import ConfigError
-from .data import load_chunks
+from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, encode
 from .model import PARAMETERS, PolicyNet, shapes
 
@@ -86,7 +86,7 @@ def prepare(folder: str) -> Dict[str, np.ndarray]:
     enc = encode(raw)
     return {"cards": enc.cards, "mask": enc.mask, "table": enc.table,
             "target": extra["target"], "value": extra["outcome"][:, 0].astype(np.float32),
-            "valid": extra["round"] % 10 == 9, "players": raw.players}
+            "valid": extra["round"] % 10 == 9, "players": raw.players, "round": extra["round"]}
 
 
 def _losses(torch, net, batch):
@@ -108,7 +108,7 @@ def train(data_folder: str, run_folder: str, config: TrainConfig,
     torch.manual_seed(config.seed)
     data = prepare(data_folder)
     tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in data.items()
-               if k not in ("valid", "players")}
+               if k not in ("valid", "players", "round")}
     valid = np.flatnonzero(data["valid"])
     train_idx = np.flatnonzero(~data["valid"])
     if len(train_idx) == 0:
@@ -156,9 +156,10 @@ def train(data_folder: str, run_folder: str, config: TrainConfig,
             log.write(json.dumps(line) + "\n")
         if report:
             report(line)
-    return export(net, config, {"data": os.path.basename(os.path.normpath(data_folder)),
+    return export(net, config, {"data": data_settings(data_folder),
                                 "examples": int(len(train_idx)),
-                                "validation": int(len(valid))})
+                                "validation": int(len(valid)),
+                                "rounds": int(len(np.unique(data["round"])))})
 
 
 def evaluate(torch, net, tensors, index: np.ndarray) -> Dict[str, float]:
