@@ -342,7 +342,7 @@ def train():
 
     \b
     Examples:
-      nimmt train generate --out runs/data --rounds 2500 --seed 1
+      nimmt train generate --out runs/data --rounds 3000 --seed 1
       nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v1.npz
     """
 
@@ -350,7 +350,7 @@ def train():
 @train.command("generate")
 @click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
               " already there are kept, so a stopped run resumes).")
-@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=2500, show_default=True)
+@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=3000, show_default=True)
 @click.option("--teacher", default="mcts:iterations=10000", show_default=True,
               help="The bot in every seat whose choices are learned (a bot spec).")
 @click.option("--players", "players_text", default="3,4,5,10", show_default=True,
