@@ -13,36 +13,61 @@ the whole run is deterministic and two candidates can be compared round by round
         [--rounds 1000] [--jobs 2] [--rounds-json FILE]      (from the repository root)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
-and the paired difference with its 95% interval (also as a percentage of the baseline).
+and the paired difference with its 95% interval (also as a percentage of the baseline), and
+the candidate's mean time per card decision (its own rounds, decisions with one card left
+included).
 """
 import argparse
 import json
 import multiprocessing
 import random
 import statistics
+import time
 from typing import List, Tuple
 
 from benchmarks._common import machine_line
+from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
 from solver.play.runner import deal, play_round
 from solver.stats import mean_ci95
 
 
-def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int]:
+class Timed(Player):
+    """A bot whose card decisions are timed (its row choices are not)."""
+
+    def __init__(self, bot: Player):
+        self.bot, self.name = bot, bot.name
+        self.seconds, self.decisions = 0.0, 0
+
+    def choose_card(self, view: PlayerView) -> int:
+        start = time.perf_counter()
+        card = self.bot.choose_card(view)
+        self.seconds += time.perf_counter() - start
+        self.decisions += 1
+        return card
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        return self.bot.choose_row(view, card)
+
+
+def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int, float, int]:
     """Deal `index` played with `bot` in one seat and `base` elsewhere, then with `base`
-    everywhere: the seat's bullheads in each."""
+    everywhere: the seat's bullheads in each, and the candidate's seconds and decisions."""
     players, bot, base, index = task
     config = GameConfig(players=players)
     start = deal(config, random.Random(f"deal{index}"))
     seat = index % players
     taken = []
+    timed = None
     for candidate in (bot, base):
         bots = [make_bot(candidate if k == seat else base, seed=f"{index}/{k}")
                 for k in range(players)]
+        if timed is None:
+            bots[seat] = timed = Timed(bots[seat])
         result = play_round(config, bots, random.Random(index), start=start)
         taken.append(result.penalties[seat])
-    return taken[0], taken[1]
+    return taken[0], taken[1], timed.seconds, timed.decisions
 
 
 def summary(results: List[Tuple[int, int]]) -> dict:
@@ -73,7 +98,9 @@ def main(argv=None) -> None:
         parser.error("--rounds must be at least 2 and --jobs at least 1")
     tasks = [(args.players, args.bot, args.base, i) for i in range(args.rounds)]
     with multiprocessing.Pool(args.jobs) as pool:
-        results = pool.map(paired_round, tasks, chunksize=1)
+        timed = pool.map(paired_round, tasks, chunksize=1)
+    results = [(c, b) for c, b, _, _ in timed]
+    ms = 1000 * sum(t[2] for t in timed) / max(1, sum(t[3] for t in timed))
     if args.rounds_json:
         with open(args.rounds_json, "w") as out:
             json.dump(results, out)
@@ -81,7 +108,8 @@ def main(argv=None) -> None:
     print(machine_line())
     print(f"{args.bot} against {args.base}, {args.players} players, {s['rounds']} paired rounds:"
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
-          f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%)")
+          f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
+          f" {ms:.2f} ms per card decision")
 
 
 if __name__ == "__main__":

@@ -298,7 +298,7 @@ def play(players, bots, variant, threshold, seed):
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), required=True)
 @click.option("--bots", required=True,
-              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts;"
+              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts, net;"
                    " options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -325,6 +325,89 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
     finally:
         progress.close()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
+
+
+# train ------------------------------------------------------------------------------------
+def _numbers(text: str, kind: Callable[[str], Any], what: str) -> List[Any]:
+    try:
+        return [kind(part) for part in text.split(",")]
+    except ValueError:
+        raise errors.ConfigError(f"{what} must be comma-separated numbers, got"
+                                 f" {errors.quote(text)}") from None
+
+
+@main.group()
+def train():
+    """Make training games and train the learned policy (bot `net`).
+
+    \b
+    Examples:
+      nimmt train generate --out runs/data --rounds 3000 --seed 1
+      nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v1.npz
+    """
+
+
+@train.command("generate")
+@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
+              " already there are kept, so a stopped run resumes).")
+@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=3000, show_default=True)
+@click.option("--teacher", default="mcts:iterations=10000", show_default=True,
+              help="The bot in every seat whose choices are learned (a bot spec).")
+@click.option("--players", "players_text", default="3,4,5,10", show_default=True,
+              help="Seat counts of the rounds, comma-separated.")
+@click.option("--weights", "weights_text", default="1,6,1,0.5", show_default=True,
+              help="How often each seat count is drawn.")
+@click.option("--chunk", type=click.IntRange(1, 10000), default=25, show_default=True,
+              help="Rounds per chunk file.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def train_generate(out, rounds, teacher, players_text, weights_text, chunk, seed):
+    """Play rounds with the teacher in every seat; save every card decision (the view, the
+    teacher's distribution over the hand, the bullheads each seat takes to the end of the
+    round). A progress bar goes to stderr."""
+    from .learn.data import GenerateConfig, generate
+
+    config = GenerateConfig(teacher, rounds, chunk, seed,
+                            tuple(_numbers(players_text, int, "--players")),
+                            tuple(_numbers(weights_text, float, "--weights")))
+    config.check()
+    progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
+    try:
+        written = generate(config, out, progress=progress)
+    finally:
+        progress.close()
+    click.echo(f"{written} chunks written to {out}")
+
+
+@train.command("fit")
+@click.option("--data", required=True, help="Folder of the chunks (nimmt train generate).")
+@click.option("--out", required=True, help="Folder of the run: checkpoint.pt, log.jsonl"
+              " (a run stopped there continues from its last epoch).")
+@click.option("--export", "export_path", default=None, help="Write the weights (.npz) here.")
+@click.option("--hidden", type=click.IntRange(1, 1024), default=64, show_default=True)
+@click.option("--epochs", type=click.IntRange(1, 10000), default=30, show_default=True)
+@click.option("--batch", type=click.IntRange(1, 1 << 16), default=256, show_default=True)
+@click.option("--lr", type=NumberRange(0, 1, min_open=True), default=2e-3, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def train_fit(data, out, export_path, hidden, epochs, batch, lr, seed):
+    """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
+    one CPU thread, deterministic for a seed; one line per epoch."""
+    from .learn.train import TrainConfig, train as run_training
+
+    if not os.path.isdir(data):
+        raise errors.ConfigError(f"no such folder: {data}")
+
+    def report(line):
+        click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"
+                   f"  valid ce {line.get('valid_ce', math.nan):.4f}"
+                   f"  agree {100 * line.get('valid_agree', math.nan):.1f}%"
+                   f"  value rmse {line.get('valid_value_rmse', math.nan):.2f}"
+                   f"  {line['seconds']:.1f} s")
+
+    config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed)
+    net = run_training(data, out, config, report=report)
+    if export_path:
+        net.save(export_path)
+        click.echo(f"weights written to {export_path}")
 
 
 # solve / best -----------------------------------------------------------------------------

@@ -6,6 +6,9 @@
 - `lowkeeper`: the seeds' advice: keep a very low card to take a cheap row on purpose.
 - `safe`: avoid the 6th card: play a card that cannot be the 6th while there is one.
 - `sampler`: the lowest immediate cost measured by sampling the other players' cards.
+- `net`: the learned policy (solver/learn/): the card the network rates highest; options
+  `net:weights=FILE` (other weights than the shipped ones), `net:rows=greedy|value` (a
+  too-low card's row: the greedy weighing, or by the network's value).
 - `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
   `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
@@ -24,6 +27,7 @@ from ..core.player import Player, PlayerView
 from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads,
                           target_row)
 from ..errors import ConfigError, quote
+from ..learn.model import load_cached
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -229,6 +233,45 @@ class SamplerBot(GreedyBot):
         return min(hand, key=lambda c: (round(costs[c], 9), _gap(view.rows, c)))
 
 
+class NetBot(GreedyBot):
+    """The learned policy alone: plays the card of its hand the network rates highest (the
+    lower card on a tie: deterministic, no search). The network (solver/learn/model.py) has
+    no row head yet: a too-low card's row is chosen by the greedy weighing (`rows="greedy"`),
+    or (`rows="value"`) as the row whose bullheads plus the network's value of the next turn
+    (the rest of this turn played out) is the least."""
+    name = "net"
+
+    def __init__(self, seed=None, weights: str = "", rows: str = "greedy"):
+        super().__init__(seed)
+        if rows not in ("greedy", "value"):
+            raise ConfigError(f"rows must be greedy or value, got {quote(rows)}")
+        self.net = load_cached(weights or None)
+        self.rows = rows
+
+    def choose_card(self, view: PlayerView) -> int:
+        if len(view.hand) == 1:
+            return view.hand[0]
+        return self.net.best_cards([view])[0]
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        if self.rows == "greedy" or not view.hand:
+            return super().choose_row(view, card)
+        others = [c for k, c in enumerate(view.revealed) if k != view.seat]
+        taken, nexts = [], []
+        for r in range(ROWS):
+            rows = [list(row) for row in view.rows]
+            taken.append(row_bullheads(rows[r]))
+            rows[r] = [card]
+            # the turn's other cards are all higher than `card`: none of them is too low
+            after, _ = play_turn(rows, others, fewest_bullheads_chooser)
+            nexts.append(PlayerView(view.config, view.seat, tuple(map(tuple, after)),
+                                    view.hand, view.start_rows,
+                                    view.played + (view.revealed,), view.penalties,
+                                    view.scores, view.turn + 1))
+        _, values = self.net.policy(nexts)
+        return min(range(ROWS), key=lambda r: (taken[r] + float(values[r]), r))
+
+
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
                         exact_max_cards=7, **options) -> SearchPlayer:
     """The search player of a spec's options: the budget, how it searches, the hand-over."""
@@ -243,6 +286,7 @@ BOTS: Dict[str, Callable[..., Player]] = {
     "safe": SafeBot,
     "sampler": SamplerBot,
     "mcts": _make_search_player,
+    "net": NetBot,
 }
 
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
@@ -251,6 +295,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "selection": str, "reward": str, "gamma": float,
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
              "exact_max_cards": int, "opponents": str},
+    "net": {"weights": str, "rows": str},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 

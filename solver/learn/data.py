@@ -1,0 +1,174 @@
+"""Training data: rounds played by a teacher bot in every seat, every card decision saved.
+
+Each decision keeps the seat's raw view (`features.RawViews`), the teacher's distribution
+over its hand (the search's root visits, when the teacher is the search player) and the
+bullheads every seat took from that turn to the end of the round. Rounds are grouped in
+chunks of `chunk_rounds`, each written whole (to a temporary name, then renamed) as
+`chunk_NNNNN.npz`; a chunk's rounds depend only on the seed and their index, so a stopped
+generation resumes where it stopped and gives the same files. `config.json` in the folder
+keeps the settings: a folder made with other settings is refused.
+"""
+import json
+import os
+import random
+from dataclasses import asdict, dataclass
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..core.player import Player, PlayerView
+from ..core.rules import HAND_SIZE, GameConfig
+from ..errors import ConfigError
+from ..mcts.player import SearchPlayer
+from ..play.bots import make_bot, parse_bot_spec
+from ..play.runner import play_round
+from .features import MAX_SEATS, RawViews, raw_views
+
+CHUNK_NAME = "chunk_{:05d}.npz"
+CONFIG_NAME = "config.json"
+
+
+@dataclass(frozen=True)
+class GenerateConfig:
+    """What to generate: `rounds` rounds of `teacher` (a bot spec) in every seat, the seat
+    count of each round drawn from `players` (weights `weights`), seeded by `seed`."""
+    teacher: str = "mcts:iterations=10000"
+    rounds: int = 1000
+    chunk_rounds: int = 50
+    seed: int = 0
+    players: Tuple[int, ...] = (4,)
+    weights: Tuple[float, ...] = (1.0,)
+
+    def check(self) -> None:
+        parse_bot_spec(self.teacher)
+        if self.rounds < 1 or self.chunk_rounds < 1:
+            raise ConfigError("rounds and chunk size must be at least 1")
+        if not self.players or any(not 2 <= p <= MAX_SEATS for p in self.players):
+            raise ConfigError("players must be seat counts 2..10")
+        if len(self.weights) != len(self.players) or any(w < 0 for w in self.weights) \
+                or sum(self.weights) <= 0:
+            raise ConfigError("one weight >= 0 per seat count, not all 0")
+
+
+class _Recorder(Player):
+    """Plays as its teacher and keeps each card decision's view and target distribution."""
+
+    def __init__(self, teacher: Player, log: List[Tuple[PlayerView, np.ndarray]]):
+        self.teacher, self.log = teacher, log
+        self.name = teacher.name
+
+    def choose_card(self, view: PlayerView) -> int:
+        card = self.teacher.choose_card(view)
+        if len(view.hand) > 1:
+            self.log.append((view, _target(self.teacher, view, card)))
+        return card
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        return self.teacher.choose_row(view, card)
+
+
+def _target(teacher: Player, view: PlayerView, card: int) -> np.ndarray:
+    """The teacher's distribution over the hand (ascending, padded to 10): the search's
+    root visits (or average strategy), else all on the card played."""
+    hand = sorted(view.hand)
+    out = np.zeros(HAND_SIZE, dtype=np.float32)
+    last = getattr(teacher, "last", None) if isinstance(teacher, SearchPlayer) else None
+    if last is not None and last.viewer == view.seat and \
+            sorted(e.card for e in last.cards) == hand:
+        # regret matching (2 players) plays its average strategy, UCB its visits
+        visits = {e.card: (e.share if e.share is not None else e.visits) for e in last.cards}
+        out[:len(hand)] = [visits[c] for c in hand]
+        teacher.last = None                 # used once: the exact hand-over leaves none
+    if out.sum() <= 0:
+        out[:] = 0.0
+        out[hand.index(card)] = 1.0
+    return out / out.sum()
+
+
+def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.ndarray]:
+    """Rounds `first` .. `first + count - 1` as arrays (one row per card decision)."""
+    views: List[PlayerView] = []
+    targets, outcomes, rounds = [], [], []
+    for index in range(first, first + count):
+        rng = random.Random(f"{config.seed}/round/{index}")
+        players = rng.choices(config.players, weights=config.weights)[0]
+        game = GameConfig(players=players)
+        log: List[Tuple[PlayerView, np.ndarray]] = []
+        seats = [_Recorder(make_bot(config.teacher, seed=f"{config.seed}/{index}/{k}"), log)
+                 for k in range(players)]
+        result = play_round(game, seats, rng)
+        final = result.penalties
+        for view, target in log:
+            taken = [final[k] - view.penalties[k] for k in range(players)]
+            rel = np.zeros(MAX_SEATS, dtype=np.int16)
+            rel[:players] = [taken[(view.seat + i) % players] for i in range(players)]
+            views.append(view)
+            targets.append(target)
+            outcomes.append(rel)
+            rounds.append(index)
+    raw = raw_views(views)
+    out = dict(raw.arrays())
+    out.update(target=np.array(targets, dtype=np.float32).reshape(-1, HAND_SIZE),
+               outcome=np.array(outcomes, dtype=np.int16).reshape(-1, MAX_SEATS),
+               round=np.array(rounds, dtype=np.int32))
+    return out
+
+
+def generate(config: GenerateConfig, folder: str,
+             progress: Optional[Callable[[int, int], None]] = None) -> int:
+    """Write the chunks missing from `folder`; returns how many it wrote. `progress(chunks
+    done, chunks in all)` after each chunk."""
+    config.check()
+    os.makedirs(folder, exist_ok=True)
+    settings = asdict(config)
+    settings.pop("rounds")                   # more rounds may be asked later: same chunks
+    path = os.path.join(folder, CONFIG_NAME)
+    if os.path.exists(path):
+        with open(path) as f:
+            before = json.load(f)
+        if before != json.loads(json.dumps(settings)):
+            raise ConfigError(f"{folder} holds games made with other settings ({before});"
+                              " use another folder")
+    else:
+        with open(path, "w") as f:
+            json.dump(settings, f, indent=1, sort_keys=True)
+    chunks = (config.rounds + config.chunk_rounds - 1) // config.chunk_rounds
+    written = 0
+    for c in range(chunks):
+        path = os.path.join(folder, CHUNK_NAME.format(c))
+        if not os.path.exists(path):
+            first = c * config.chunk_rounds
+            count = min(config.chunk_rounds, config.rounds - first)
+            arrays = play_rounds(config, first, count)
+            tmp = path + ".tmp.npz"
+            np.savez_compressed(tmp, **arrays)
+            os.replace(tmp, path)
+            written += 1
+        if progress:
+            progress(c + 1, chunks)
+    return written
+
+
+def data_settings(folder: str) -> Dict:
+    """The generation settings kept in `folder` (empty if none)."""
+    path = os.path.join(folder, CONFIG_NAME)
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return json.load(f)
+
+
+def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
+    """Every chunk of `folder`, in order: the raw views and the targets (`target`,
+    `outcome`, `round`)."""
+    names = sorted(n for n in os.listdir(folder) if n.startswith("chunk_")
+                   and n.endswith(".npz") and ".tmp" not in n)
+    if not names:
+        raise ConfigError(f"no training chunks in {folder}")
+    parts, extra = [], {"target": [], "outcome": [], "round": []}
+    for name in names:
+        with np.load(os.path.join(folder, name)) as z:
+            parts.append(RawViews(**{k: z[k] for k in RawViews.__dataclass_fields__}))
+            for k in extra:
+                extra[k].append(z[k])
+    return RawViews.concat(parts), {k: np.concatenate(v) for k, v in extra.items()}

@@ -1,0 +1,119 @@
+"""The network at play time, in numpy: a policy over the hand's cards and a value.
+
+A set network over the hand (the same weights for every card, so the order of the hand does
+not matter and any hand size from 1 to 10 fits):
+
+    h1[i] = relu(card[i] @ card_in + table @ table_in + b1)       every card slot i
+    h2[i] = relu(h1[i] @ card_mid + b2)
+    ctx   = relu([mean_i h2[i], max_i h2[i], table] @ ctx_w + ctx_b)   the hand as a whole
+    logit[i] = relu(h2[i] @ pol_card + ctx @ pol_ctx + pol_b) @ pol_out + pol_out_b
+    value    = relu(ctx @ val_w + val_b) @ val_out + val_out_b
+
+`logit` over the real cards is the policy (softmax); `value` is the bullheads the seat
+takes from this turn to the end of the round. Weights are float32 arrays in a `.npz` (with a
+`meta` JSON string); the default ones ship in `solver/learn/weights/`. Evaluation is batched
+and deterministic (no randomness, float32 throughout).
+"""
+import json
+import os
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..errors import ConfigError
+from ..core.player import PlayerView
+from .features import CARD_FEATURES, FEATURE_VERSION, TABLE_FEATURES, Encoded, encode, raw_views
+
+WEIGHTS_DIR = os.path.join(os.path.dirname(__file__), "weights")
+DEFAULT_WEIGHTS = "net-v1.npz"
+PARAMETERS = ("card_in", "table_in", "b1", "card_mid", "b2", "ctx_w", "ctx_b", "pol_card",
+              "pol_ctx", "pol_b", "pol_out", "pol_out_b", "val_w", "val_b", "val_out",
+              "val_out_b")
+NEG = np.float32(-1e9)         # the logit of an empty slot
+
+
+def shapes(hidden: int) -> Dict[str, Tuple[int, ...]]:
+    """Every parameter's shape for a hidden width (the training builds the same)."""
+    h = hidden
+    return {"card_in": (CARD_FEATURES, h), "table_in": (TABLE_FEATURES, h), "b1": (h,),
+            "card_mid": (h, h), "b2": (h,), "ctx_w": (2 * h + TABLE_FEATURES, h),
+            "ctx_b": (h,), "pol_card": (h, h), "pol_ctx": (h, h), "pol_b": (h,),
+            "pol_out": (h, 1), "pol_out_b": (1,), "val_w": (h, h), "val_b": (h,),
+            "val_out": (h, 1), "val_out_b": (1,)}
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0, out=x)
+
+
+@dataclass
+class PolicyNet:
+    weights: Dict[str, np.ndarray]
+    meta: Dict[str, Any]
+
+    @property
+    def hidden(self) -> int:
+        return int(self.weights["b1"].shape[0])
+
+    def forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
+        """(logits [B, 10], empty slots at -1e9; value [B])."""
+        w = self.weights
+        mask = x.mask
+        h1 = _relu(x.cards @ w["card_in"] + (x.table @ w["table_in"])[:, None, :] + w["b1"])
+        h2 = _relu(h1 @ w["card_mid"] + w["b2"])
+        m = mask[:, :, None].astype(np.float32)
+        count = np.maximum(m.sum(axis=1), 1.0)
+        mean = (h2 * m).sum(axis=1) / count
+        peak = np.where(m > 0, h2, 0.0).max(axis=1)       # h2 >= 0: 0 is a neutral floor
+        ctx = _relu(np.concatenate([mean, peak, x.table], axis=1) @ w["ctx_w"] + w["ctx_b"])
+        h3 = _relu(h2 @ w["pol_card"] + (ctx @ w["pol_ctx"])[:, None, :] + w["pol_b"])
+        logits = (h3 @ w["pol_out"])[..., 0] + w["pol_out_b"][0]
+        logits = np.where(mask, logits, NEG).astype(np.float32)
+        value = (_relu(ctx @ w["val_w"] + w["val_b"]) @ w["val_out"])[:, 0] + w["val_out_b"][0]
+        return logits, value.astype(np.float32)
+
+    def policy(self, views: Sequence[PlayerView]) -> Tuple[np.ndarray, np.ndarray]:
+        """For B card decisions: (logits [B, 10] over each hand in ascending order, empty
+        slots at -1e9; value [B])."""
+        return self.forward(encode(raw_views(views)))
+
+    def best_cards(self, views: Sequence[PlayerView]) -> List[int]:
+        """The most likely card of each view (ties: the lower card), in one batch."""
+        logits, _ = self.policy(views)
+        best = np.argmax(logits, axis=1)          # the first of equal maxima: the lower card
+        return [sorted(v.hand)[i] for v, i in zip(views, best)]
+
+    def save(self, path: str) -> None:
+        np.savez(path, meta=np.array(json.dumps(self.meta, sort_keys=True)),
+                 **{k: self.weights[k].astype(np.float32) for k in PARAMETERS})
+
+
+def load(path: str) -> PolicyNet:
+    """Weights from a `.npz`; a file of another feature version or shape is refused."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            weights = {k: z[k].astype(np.float32) for k in PARAMETERS}
+    except (OSError, KeyError, ValueError) as exc:
+        raise ConfigError(f"cannot read network weights {path}: {exc}") from None
+    if meta.get("feature_version") != FEATURE_VERSION:
+        raise ConfigError(f"network weights {path} are for features version"
+                          f" {meta.get('feature_version')}, this code has {FEATURE_VERSION}")
+    expected = shapes(int(weights["b1"].shape[0]))
+    for k, shape in expected.items():
+        if weights[k].shape != shape:
+            raise ConfigError(f"network weights {path}: {k} has shape {weights[k].shape},"
+                              f" expected {shape}")
+    return PolicyNet(weights, meta)
+
+
+_LOADED: Dict[str, PolicyNet] = {}
+
+
+def load_cached(path: Optional[str] = None) -> PolicyNet:
+    """The weights at `path` (default: the shipped ones), read once per process."""
+    path = path or os.path.join(WEIGHTS_DIR, DEFAULT_WEIGHTS)
+    if path not in _LOADED:
+        _LOADED[path] = load(path)
+    return _LOADED[path]

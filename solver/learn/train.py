@@ -1,0 +1,184 @@
+"""Training the network of `model.py` on saved games (`data.py`), with PyTorch.
+
+PyTorch is imported here only, inside the functions: it is the optional `[train]` extra, and
+playing needs numpy alone. The run is deterministic for a seed on one thread: the weights'
+initialization, the validation split (every round whose number ends in 9) and each epoch's
+order come from the seed. After every epoch the state (weights, optimizer, epoch) goes to
+`checkpoint.pt` in the run's folder, and a stopped run started again continues from it.
+The losses: cross-entropy against the teacher's distribution over the hand, and the squared
+error of the value (bullheads from the turn to the end of the round, in tens).
+"""
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Dict, Optional
+
+import numpy as np
+
+from ..errors import ConfigError
+from .data import data_settings, load_chunks
+from .features import FEATURE_VERSION, encode
+from .model import PARAMETERS, PolicyNet, shapes
+
+VALUE_SCALE = 10.0        # bullheads: the value's error is measured in tens
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    hidden: int = 64
+    epochs: int = 30
+    batch: int = 256
+    lr: float = 2e-3
+    weight_decay: float = 1e-5
+    value_weight: float = 0.5
+    seed: int = 0
+
+    def check(self) -> None:
+        if not (1 <= self.hidden <= 1024 and self.epochs >= 1 and self.batch >= 1
+                and self.lr > 0 and self.weight_decay >= 0 and self.value_weight >= 0):
+            raise ConfigError("hidden 1..1024, epochs and batch >= 1, lr > 0, weight decay"
+                              " and value weight >= 0")
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError:
+        raise ConfigError("training needs PyTorch: pip install 'nimmt[train]'") from None
+    return torch
+
+
+def _module(torch, hidden: int, seed: int):
+    """The network of `model.py` in torch, every parameter named and shaped as there."""
+    nn = torch.nn
+    gen = torch.Generator().manual_seed(seed)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            for name, shape in shapes(hidden).items():
+                fan_in = shape[0] if len(shape) == 2 else hidden
+                bound = 1.0 / fan_in ** 0.5
+                init = (torch.rand(shape, generator=gen) * 2 - 1) * bound
+                self.register_parameter(name, nn.Parameter(init))
+
+        def forward(self, cards, mask, table):
+            relu = torch.relu
+            h1 = relu(cards @ self.card_in + (table @ self.table_in)[:, None, :] + self.b1)
+            h2 = relu(h1 @ self.card_mid + self.b2)
+            m = mask[:, :, None].float()
+            mean = (h2 * m).sum(1) / m.sum(1).clamp(min=1.0)
+            peak = (h2 * m).max(1).values
+            ctx = relu(torch.cat([mean, peak, table], 1) @ self.ctx_w + self.ctx_b)
+            h3 = relu(h2 @ self.pol_card + (ctx @ self.pol_ctx)[:, None, :] + self.pol_b)
+            logits = (h3 @ self.pol_out)[..., 0] + self.pol_out_b
+            logits = logits.masked_fill(~mask, -1e9)
+            value = (relu(ctx @ self.val_w + self.val_b) @ self.val_out)[:, 0] + self.val_out_b
+            return logits, value
+
+    return Net()
+
+
+def prepare(folder: str) -> Dict[str, np.ndarray]:
+    """The encoded examples of every chunk in `folder`, and which are for validation."""
+    raw, extra = load_chunks(folder)
+    enc = encode(raw)
+    return {"cards": enc.cards, "mask": enc.mask, "table": enc.table,
+            "target": extra["target"], "value": extra["outcome"][:, 0].astype(np.float32),
+            "valid": extra["round"] % 10 == 9, "players": raw.players, "round": extra["round"]}
+
+
+def _losses(torch, net, batch):
+    logits, value = net(batch["cards"], batch["mask"], batch["table"])
+    logp = torch.log_softmax(logits, 1)
+    ce = -(batch["target"] * logp).sum(1)
+    mse = ((value - batch["value"]) / VALUE_SCALE) ** 2
+    return ce, mse, logits, value
+
+
+def train(data_folder: str, run_folder: str, config: TrainConfig,
+          report: Optional[Callable[[Dict[str, Any]], None]] = None) -> PolicyNet:
+    """Train (or go on training) in `run_folder`; returns the network of the last epoch.
+    `report(line)` after each epoch with its losses and the validation's agreement with
+    the teacher's most likely card."""
+    config.check()
+    torch = _torch()
+    torch.set_num_threads(1)
+    torch.manual_seed(config.seed)
+    data = prepare(data_folder)
+    tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in data.items()
+               if k not in ("valid", "players", "round")}
+    valid = np.flatnonzero(data["valid"])
+    train_idx = np.flatnonzero(~data["valid"])
+    if len(train_idx) == 0:
+        raise ConfigError("no training examples (every round is in the validation set)")
+    os.makedirs(run_folder, exist_ok=True)
+    net = _module(torch, config.hidden, config.seed)
+    opt = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    checkpoint = os.path.join(run_folder, "checkpoint.pt")
+    start = 0
+    if os.path.exists(checkpoint):
+        state = torch.load(checkpoint, weights_only=False)
+        if state["config"] != asdict(config):
+            raise ConfigError(f"{checkpoint} was made with other settings: {state['config']}"
+                              " (use another run folder)")
+        net.load_state_dict(state["model"])
+        opt.load_state_dict(state["optimizer"])
+        start = state["epoch"]
+    steps = (len(train_idx) + config.batch - 1) // config.batch
+    for epoch in range(start, config.epochs):
+        began = time.perf_counter()
+        # cosine decay of the rate over the whole run, set per epoch (so a resume agrees)
+        for group in opt.param_groups:
+            group["lr"] = config.lr * 0.5 * (1 + np.cos(np.pi * epoch / config.epochs))
+        order = np.random.default_rng([config.seed, epoch]).permutation(train_idx)
+        net.train()
+        total_ce = total_mse = 0.0
+        for s in range(steps):
+            idx = torch.from_numpy(order[s * config.batch:(s + 1) * config.batch])
+            batch = {k: v[idx] for k, v in tensors.items()}
+            ce, mse, _, _ = _losses(torch, net, batch)
+            loss = ce.mean() + config.value_weight * mse.mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total_ce += float(ce.detach().sum())
+            total_mse += float(mse.detach().sum())
+        line = {"epoch": epoch + 1, "train_ce": total_ce / len(train_idx),
+                "train_value_rmse": float(np.sqrt(total_mse / len(train_idx))) * VALUE_SCALE}
+        line.update(evaluate(torch, net, tensors, valid))
+        line["seconds"] = time.perf_counter() - began
+        torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
+                    "epoch": epoch + 1, "config": asdict(config)}, checkpoint + ".tmp")
+        os.replace(checkpoint + ".tmp", checkpoint)
+        with open(os.path.join(run_folder, "log.jsonl"), "a") as log:
+            log.write(json.dumps(line) + "\n")
+        if report:
+            report(line)
+    return export(net, config, {"data": data_settings(data_folder),
+                                "examples": int(len(train_idx)),
+                                "validation": int(len(valid)),
+                                "rounds": int(len(np.unique(data["round"])))})
+
+
+def evaluate(torch, net, tensors, index: np.ndarray) -> Dict[str, float]:
+    """Validation: cross-entropy, the share of decisions where the net's card is the
+    teacher's most likely one, the value's error in bullheads."""
+    if len(index) == 0:
+        return {}
+    net.eval()
+    with torch.no_grad():
+        batch = {k: v[torch.from_numpy(index)] for k, v in tensors.items()}
+        ce, mse, logits, _ = _losses(torch, net, batch)
+        agree = (logits.argmax(1) == batch["target"].argmax(1)).float().mean()
+    return {"valid_ce": float(ce.mean()), "valid_agree": float(agree),
+            "valid_value_rmse": float(mse.mean().sqrt()) * VALUE_SCALE}
+
+
+def export(net, config: TrainConfig, info: Dict[str, Any]) -> PolicyNet:
+    """The torch module's weights as the numpy `PolicyNet`."""
+    weights = {k: getattr(net, k).detach().numpy().astype(np.float32).copy() for k in PARAMETERS}
+    meta = {"feature_version": FEATURE_VERSION, "train": asdict(config)}
+    meta.update(info)
+    return PolicyNet(weights, meta)

@@ -1,0 +1,184 @@
+"""The learned policy: the encoding of a seat's view, the numpy network and its shipped
+weights, the `net` bot, the training data and a tiny training run (with PyTorch if present)."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from solver.core.player import PlayerView
+from solver.core.rules import GameConfig
+from solver.errors import ConfigError
+from solver.learn.data import GenerateConfig, generate, load_chunks, play_rounds
+from solver.learn.features import CARD_FEATURES, TABLE_FEATURES, encode, raw_views
+from solver.learn.model import PolicyNet, load, load_cached, shapes
+from solver.play.bots import make_bot
+from solver.play.runner import play_round
+from tests.support import error_line, run
+
+ROWS = ((3, 10), (50,), (20, 22, 30, 31, 33), (70, 71, 80))
+HAND = (5, 12, 25, 34, 55, 72, 90)
+
+
+def view(rows=ROWS, hand=HAND, players=4, seat=1, penalties=(0, 2, 5, 1), start=None,
+         played=((8, 40, 60, 61), (41, 42, 43, 44), (9, 45, 46, 47))):
+    start = start or ((3,), (50,), (20,), (70,))
+    return PlayerView(GameConfig(players=players), seat, rows, hand, start, played,
+                      penalties, (0,) * players, len(played))
+
+
+def test_encoding_shapes_and_values():
+    enc = encode(raw_views([view(), view(hand=HAND[:3])]))
+    assert enc.cards.shape == (2, 10, CARD_FEATURES) and enc.cards.dtype == np.float32
+    assert enc.table.shape == (2, TABLE_FEATURES)
+    assert enc.mask.tolist() == [[True] * 7 + [False] * 3, [True] * 3 + [False] * 7]
+    assert np.isfinite(enc.cards).all() and np.isfinite(enc.table).all()
+    assert not enc.cards[0, 7:].any()                   # empty slots are zero
+    assert enc.cards[0, 0, 2] == 1.0                    # 5 is lower than every row end
+    assert enc.cards[0, 1, 2] == 0.0                    # 12 goes on row 0
+
+
+def test_encoding_ignores_orders_that_do_not_matter():
+    base = encode(raw_views([view()]))
+    shuffled = view(rows=tuple(reversed(ROWS)), hand=tuple(reversed(HAND)),
+                    penalties=(1, 2, 5, 0))            # rows, hand, the other seats reordered
+    other = encode(raw_views([shuffled]))
+    for a, b in ((base.cards, other.cards), (base.table, other.table), (base.mask, other.mask)):
+        assert np.array_equal(a, b)
+
+
+def test_encoding_sees_only_the_seats_information():
+    """Two deals that differ only in the hidden hands give the same encoding."""
+    config = GameConfig(players=4)
+    encodings = []
+    for seed in (1, 2):
+        cards = [c for c in range(1, 105) if c not in HAND and c not in (3, 50, 20, 70)]
+        random.Random(seed).shuffle(cards)
+        hands = [HAND, tuple(cards[:7]), tuple(cards[7:14]), tuple(cards[14:21])]
+        v = PlayerView(config, 0, ((3,), (50,), (20,), (70,)), hands[0],
+                       ((3,), (50,), (20,), (70,)), (), (0,) * 4, (0,) * 4, 0)
+        encodings.append(encode(raw_views([v])))
+    assert np.array_equal(encodings[0].cards, encodings[1].cards)
+    assert np.array_equal(encodings[0].table, encodings[1].table)
+
+
+def test_network_is_deterministic_and_batched():
+    net = load_cached()
+    views = [view(), view(hand=HAND[:3]), view(players=10, seat=7, penalties=(0,) * 10)]
+    logits, value = net.policy(views)
+    one = [net.policy([v]) for v in views]
+    for i, (l1, v1) in enumerate(one):
+        assert np.allclose(l1[0], logits[i], atol=1e-5) and np.isclose(v1[0], value[i], atol=1e-4)
+    again, _ = net.policy(views)
+    assert np.array_equal(again, logits)
+    assert (logits[1, 3:] < -1e8).all()                 # empty slots never chosen
+    assert net.best_cards(views)[1] in HAND[:3]
+
+
+def test_shipped_weights_load():
+    net = load_cached()
+    assert net.meta["feature_version"] == 1
+    assert set(net.weights) == set(shapes(net.hidden))
+    size = sum(w.size for w in net.weights.values())
+    assert 1_000 < size < 1_000_000                     # a few hundred KB at most
+
+
+def test_bad_weights_are_refused(tmp_path):
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip")
+    with pytest.raises(ConfigError, match="cannot read"):
+        load(str(bad))
+    net = load_cached()
+    old = PolicyNet(net.weights, dict(net.meta, feature_version=0))
+    path = str(tmp_path / "old.npz")
+    old.save(path)
+    with pytest.raises(ConfigError, match="features version"):
+        load(path)
+    with pytest.raises(ConfigError):
+        make_bot(f"net:weights={tmp_path / 'missing.npz'}")
+
+
+@pytest.mark.parametrize("players", range(2, 11))
+def test_net_bot_plays_whole_rounds(players):
+    """Legal cards and rows at every seat count (the runner refuses anything else), the
+    standard game and the 10n+4 variant."""
+    for config in (GameConfig(players=players), GameConfig.variant(players)):
+        bots = [make_bot("net", seed=k) for k in range(players)]
+        result = play_round(config, bots, random.Random(players))
+        assert len(result.record["turns"]) == 10
+
+
+def test_net_bot_value_rows():
+    """The row choice by the network's value: a legal row, every round to its end."""
+    for players in (2, 4, 10):
+        bots = [make_bot("net:rows=value", seed=k) for k in range(players)]
+        result = play_round(GameConfig(players=players), bots, random.Random(players + 20))
+        assert len(result.record["turns"]) == 10
+    with pytest.raises(ConfigError, match="rows"):
+        make_bot("net:rows=cheap")
+
+
+def test_net_bot_is_deterministic():
+    config = GameConfig(players=4)
+    records = [play_round(config, [make_bot("net", seed=s) for _ in range(4)],
+                          random.Random(5)).record for s in (1, 2)]
+    assert records[0] == records[1]
+
+
+def test_generation_is_chunked_and_resumes(tmp_path):
+    config = GenerateConfig(teacher="mcts:iterations=200", rounds=3, chunk_rounds=2, seed=3,
+                            players=(3, 4), weights=(1, 1))
+    assert generate(config, str(tmp_path)) == 2
+    raw, extra = load_chunks(str(tmp_path))
+    assert len(raw) == len(extra["target"]) > 0
+    assert np.allclose(extra["target"].sum(axis=1), 1.0)
+    assert ((extra["target"] > 0) <= (raw.hand > 0)).all()     # only cards of the hand
+    (tmp_path / "chunk_00001.npz").unlink()
+    assert generate(config, str(tmp_path)) == 1                # only the missing chunk
+    raw2, extra2 = load_chunks(str(tmp_path))
+    assert np.array_equal(raw.hand, raw2.hand) and np.array_equal(extra["target"],
+                                                                  extra2["target"])
+    other = GenerateConfig(teacher="mcts:iterations=300", rounds=3, chunk_rounds=2, seed=3,
+                           players=(3, 4), weights=(1, 1))
+    with pytest.raises(ConfigError, match="other settings"):
+        generate(other, str(tmp_path))
+    again = play_rounds(config, 2, 1)
+    assert np.array_equal(again["hand"], raw.hand[extra["round"] == 2])
+
+
+def test_training_is_deterministic_and_resumes(tmp_path):
+    torch = pytest.importorskip("torch")
+    from solver.learn.train import TrainConfig, train
+    data = str(tmp_path / "data")
+    generate(GenerateConfig(teacher="greedy", rounds=4, chunk_rounds=2, seed=1,
+                            players=(3,), weights=(1,)), data)
+    config = TrainConfig(hidden=8, epochs=2, batch=8, seed=4)
+    straight = train(data, str(tmp_path / "a"), config)
+
+    class Stop(Exception):
+        pass
+
+    def stop(line):
+        raise Stop()
+    with pytest.raises(Stop):                   # stopped after its first epoch's checkpoint
+        train(data, str(tmp_path / "b"), config, report=stop)
+    resumed = train(data, str(tmp_path / "b"), config)
+    for k, w in straight.weights.items():
+        assert np.array_equal(w, resumed.weights[k]), k
+    lines = (tmp_path / "b" / "log.jsonl").read_text().splitlines()
+    assert [json.loads(x)["epoch"] for x in lines] == [1, 2]
+    path = str(tmp_path / "net.npz")
+    straight.save(path)
+    assert load(path).meta["train"]["hidden"] == 8
+    assert torch.get_num_threads() == 1
+
+
+def test_train_commands_refuse_bad_input(tmp_path):
+    assert "players" in error_line(run(["train", "generate", "--out", str(tmp_path),
+                                        "--players", "4,12"]))
+    assert "unknown bot" in error_line(run(["train", "generate", "--out", str(tmp_path),
+                                            "--teacher", "nobody"]))
+    assert "no such folder" in error_line(run(["train", "fit", "--data",
+                                               str(tmp_path / "none"), "--out", str(tmp_path)]))
+    assert "no training chunks" in error_line(run(["train", "fit", "--data", str(tmp_path),
+                                                   "--out", str(tmp_path / "run")]))
