@@ -13,11 +13,12 @@ import os
 import random
 import sys
 from enum import IntEnum
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 import click
 
 from . import errors
+from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.position import Position
 from .core.record import replay_steps
@@ -167,21 +168,70 @@ VARIANTS = click.Choice(["standard", "10n+4"])
 
 
 @main.command("deal")
-@click.option("--players", "-n", type=click.IntRange(2, 10), required=True, help="2..10")
-@click.option("--variant", type=VARIANTS, default="standard", show_default=True,
-              help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt.")
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible deal.")
+@click.option("--players", "-n", type=click.IntRange(2, 10), default=None,
+              help="2..10 (required without --count).")
+@click.option("--variant", type=VARIANTS, default=None,
+              help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt."
+                   "  [default: standard; 10n+4 with --count]")
+@click.option("--seed", type=int, default=None,
+              help="Seed for a reproducible deal (with --count: default 0).")
 @click.option("--as", "output", type=click.Choice(["json", "text", "table"]), default="json",
               show_default=True)
-def deal_command(players, variant, seed, output):
+@click.option("--count", type=click.IntRange(1, MAX_COUNT), default=None,
+              help="Write this many 2-player 24-card positions, one JSON line each.")
+@click.option("--cards", type=click.IntRange(1, 10), default=10, show_default=True,
+              help="With --count: cards a hand; below 10 each deal is played down by the"
+                   " rule below.")
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="With --count: the file to write (default, or -: stdout).")
+def deal_command(players, variant, seed, output, count, cards, out):
     """Print a random deal as a position (JSON by default).
 
+    With --count K: K positions of the 2-player 24-card game, one JSON position a line, for
+    'nimmt batch solve'. The same seed gives the same file. With --cards C below 10, each
+    fresh deal is played for 10 - C turns: each turn both players play a card drawn
+    uniformly from their hand, and a card lower than every row end takes the row with the
+    fewest bullheads (the lowest-numbered among equals).
+
     \b
-    Example:
+    Examples:
       nimmt deal --players 2 --variant 10n+4 --seed 7
+      nimmt deal --count 100 --seed 1 --cards 6 --out six.jsonl
     """
-    position = deal(GameConfig.named(players, variant), random.Random(seed))
-    click.echo(format_position(position, output))
+    if count is None:
+        given = [name for name, value in (("--cards", cards != 10), ("--out", out is not None))
+                 if value]
+        if given:
+            raise errors.NimmtError(f"{', '.join(given)} needs --count")
+        if players is None:
+            raise click.UsageError("Missing option '--players' / '-n'.")
+        position = deal(GameConfig.named(players, variant or "standard"), random.Random(seed))
+        click.echo(format_position(position, output))
+        return
+    if players not in (None, 2) or variant == "standard" or output != "json":
+        raise errors.NimmtError("--count deals the 2-player 24-card game as JSON lines: no"
+                                " --players but 2, --variant but 10n+4, --as but json")
+    lines = "".join(p.to_json() + "\n" for p in deal_positions(count, 0 if seed is None else seed,
+                                                                cards))
+    write_text(out, lines)
+
+
+def write_text(out: Optional[str], text: str) -> None:
+    """`text` to the file `out` (written whole, then renamed into place), or to stdout."""
+    if out is None or out == "-":
+        click.echo(text, nl=False)
+        return
+    check_writable(out)
+    temporary = f"{out}.tmp{os.getpid()}"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, out)
+    except OSError as exc:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise errors.NimmtError(f"cannot write {errors.quote(out, errors.SHORT_PATH)}:"
+                                f" {exc.strerror}") from None
 
 
 # replay -----------------------------------------------------------------------------------
@@ -519,3 +569,4 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
+

@@ -1,0 +1,1 @@
+"""Many positions at once: seeded deals to analyse (`deals`)."""
