@@ -570,3 +570,76 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
 
+
+# batch ------------------------------------------------------------------------------------
+@main.group()
+def batch():
+    """Many positions at once (docs/formats.md, "Batch results")."""
+
+
+@batch.command("solve")
+@click.argument("positions")
+@click.option("--out", "out", required=True, metavar="RESULTS.jsonl",
+              help="The results file: one JSON line a position, appended as each finishes;"
+                   " an existing one is resumed.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
+              help="Worker processes, one per core (more share the cores).")
+@click.option("--time-limit", type=NumberRange(0), default=0.0,
+              help="Stop each position after S seconds (0: no limit): status limit.")
+@click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
+              help="Stop each position after N nodes (0: no limit): status limit.")
+@click.option("--card-values", is_flag=True,
+              help="Add every card's exact value (on a full deal about as costly as the solve).")
+@click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
+              help="Each worker's table in MB (default: by hand size, capped so that the"
+                   " workers fit in the memory available).")
+def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb):
+    """Solve every position of POSITIONS (one a line, JSON or text notation; - for stdin).
+
+    Writes one JSON line a position to --out as each finishes (status solved, limit or
+    error; docs/formats.md). A line that is no position of the 2-player 24-card game with
+    both hands is recorded as an error and the batch goes on. Run the same command again to
+    resume: the lines done are skipped (a results file of another input is refused), a torn
+    last line is removed. Ctrl-C stops it cleanly (exit status 130); a finished batch exits
+    with 0, even when some positions failed (their count is on stderr).
+
+    \b
+    Example:
+      nimmt deal --count 20 --seed 1 --cards 6 --out six.jsonl
+      nimmt batch solve six.jsonl --out six-results.jsonl --jobs 2
+    """
+    from .batch.memory import available_mb, plan_tables
+    from .batch.results import ResultsFile
+    from .batch.runner import BatchOptions, BatchSummary, read_tasks, run_batch
+    from .reading import read_source
+    from .text.batch import (format_interrupted, format_jobs_note, format_resume,
+                             format_summary, format_tables)
+    from .text.progress import BatchProgress
+
+    tasks = read_tasks(read_source(positions, "positions, one a line"))
+    results = ResultsFile(out)
+    state = results.resume({task.line: task.key for task in tasks})
+    results.check_writable()
+    todo = [task for task in tasks if task.line not in state.done]
+    summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),
+                           torn_bytes=state.torn_bytes)
+    say = lambda line: line and click.echo(line, err=True)
+    say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
+    sizes = {task.position.hand_size for task in todo if task.position is not None}
+    tables = plan_tables(jobs, sizes, tt_mb, available_mb())
+    if sizes:
+        say(format_tables(tables))
+        say(format_jobs_note(jobs))
+    options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables)
+    progress = BatchProgress(summary.total, summary.skipped)
+    progress(summary.done)
+    try:
+        run_batch(todo, results, options, jobs, summary=summary,
+                  on_result=lambda _, s: progress(s.done, s.counts["error"]))
+    except KeyboardInterrupt:
+        progress.close()
+        say(format_interrupted(summary, out))
+        raise
+    finally:
+        progress.close()
+    say(format_summary(summary, out))
