@@ -593,7 +593,10 @@ def batch():
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="Each worker's table in MB (default: by hand size, capped so that the"
                    " workers fit in the memory available).")
-def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb):
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Solve on this Dask distributed cluster (e.g. tcp://host:8786) instead of"
+                   " local workers; needs the batch extra.")
+def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb, scheduler):
     """Solve every position of POSITIONS (one a line, JSON or text notation; - for stdin).
 
     Writes one JSON line a position to --out as each finishes (status solved, limit or
@@ -616,6 +619,10 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb)
                              format_summary, format_tables)
     from .text.progress import BatchProgress
 
+    if scheduler is not None and click.get_current_context().get_parameter_source(
+            "jobs") != click.core.ParameterSource.DEFAULT:
+        raise errors.NimmtError("--jobs sets local workers: with --scheduler the cluster's"
+                                " workers solve")
     tasks = read_tasks(read_source(positions, "positions, one a line"))
     results = ResultsFile(out)
     state = results.resume({task.line: task.key for task in tasks})
@@ -626,20 +633,35 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb)
     say = lambda line: line and click.echo(line, err=True)
     say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
     sizes = {task.position.hand_size for task in todo if task.position is not None}
-    tables = plan_tables(jobs, sizes, tt_mb, available_mb())
-    if sizes:
-        say(format_tables(tables))
-        say(format_jobs_note(jobs))
-    options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables)
-    progress = BatchProgress(summary.total, summary.skipped)
-    progress(summary.done)
+    client = None
+    if scheduler is not None:
+        from .batch.cluster import cluster_tables, connect
+        client = connect(scheduler)
     try:
-        run_batch(todo, results, options, jobs, summary=summary,
-                  on_result=lambda _, s: progress(s.done, s.counts["error"]))
-    except KeyboardInterrupt:
-        progress.close()
-        say(format_interrupted(summary, out))
-        raise
+        if client is not None:
+            tables = cluster_tables(client, sizes, tt_mb)
+        else:
+            tables = plan_tables(jobs, sizes, tt_mb, available_mb())
+        if sizes:
+            say(format_tables(tables, scheduler))
+            say(None if client is not None else format_jobs_note(jobs))
+        options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables)
+        progress = BatchProgress(summary.total, summary.skipped)
+        progress(summary.done)
+        on_result = lambda _, s: progress(s.done, s.counts["error"])
+        try:
+            if client is not None:
+                from .batch.cluster import run_on_cluster
+                run_on_cluster(client, todo, results, options, on_result, summary)
+            else:
+                run_batch(todo, results, options, jobs, summary=summary, on_result=on_result)
+        except KeyboardInterrupt:
+            progress.close()
+            say(format_interrupted(summary, out))
+            raise
+        finally:
+            progress.close()
     finally:
-        progress.close()
+        if client is not None:
+            client.close()
     say(format_summary(summary, out))

@@ -296,3 +296,43 @@ def test_progress_shows_done_total_and_time_left_on_a_terminal_only():
     log.isatty = lambda: False
     BatchProgress(3, stream=log)(1)
     assert log.text == ""
+
+
+# on a Dask cluster ---------------------------------------------------------------------------
+def test_a_dask_cluster_gives_the_results_of_local_workers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    source = write_input(tmp_path, deal_lines(10, 17) + ["not a position"])
+    local = tmp_path / "local.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(local)]).exit_code == 0
+    out = tmp_path / "out.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        result = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
+        assert result.exit_code == 0, result.stderr
+        assert "2 worker threads on the cluster" in result.stderr
+        assert "10 solved" in result.stderr and "1 error" in result.stderr
+        records = read_results(out)
+        assert essentials(records) == essentials(read_results(local))
+        assert len({r["worker"] for r in records if r["worker"] is not None}) <= 2
+        # resumed on the cluster like a local batch
+        out.write_text("".join(json.dumps(r) + "\n" for r in records[:4]))
+        again = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
+        assert again.exit_code == 0 and "4 of 11 positions already" in again.stderr
+        assert essentials(read_results(out)) == essentials(records)
+
+
+def test_the_scheduler_option_refuses_clearly(tmp_path, monkeypatch):
+    source = write_input(tmp_path, deal_lines(1, 18))
+    out = str(tmp_path / "out.jsonl")
+    assert_input_error(run(["batch", "solve", str(source), "--out", out, "--jobs", "2",
+                            "--scheduler", "tcp://127.0.0.1:9"]), "--jobs", "--scheduler")
+    monkeypatch.setitem(sys.modules, "distributed", None)        # Dask not installed
+    assert_input_error(run(["batch", "solve", str(source), "--out", out,
+                            "--scheduler", "tcp://127.0.0.1:9"]), "nimmt[batch]")
+    monkeypatch.undo()
+    pytest.importorskip("distributed")
+    from solver.batch import cluster
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    assert_input_error(run(["batch", "solve", str(source), "--out", out,
+                            "--scheduler", "tcp://127.0.0.1:9"]), "cannot reach", "127.0.0.1:9")

@@ -93,7 +93,8 @@ class ResultsFile:
         self.append_bytes(text.encode("utf-8"))
 
     def append_bytes(self, data: bytes) -> None:
-        main = threading.current_thread() is threading.main_thread()
+        main = (threading.current_thread() is threading.main_thread()
+                and hasattr(signal, "pthread_sigmask"))          # not on Windows
         if main:         # Ctrl-C waits until the line is whole and on disk
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:

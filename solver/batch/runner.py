@@ -135,7 +135,8 @@ def _worker_main(worker: int, conn, options: BatchOptions, parent: int) -> None:
     """A worker: solve each task received, send back its result line; stop at None, at the
     end of the pipe, or when the parent is gone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops the batch on Ctrl-C
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch(*_):
         if os.getppid() != parent:                   # orphaned: stop the search
@@ -165,11 +166,14 @@ class _Worker:
                                        args=(number, child, options, os.getpid()), daemon=True)
         # started with Ctrl-C held back, so that it never reaches the worker before the
         # worker ignores it (the terminal sends it to every process of the batch)
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        masks = hasattr(signal, "pthread_sigmask")          # not on Windows
+        if masks:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             self.process.start()
         finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+            if masks:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         child.close()
         self.task: Optional[Task] = None
 

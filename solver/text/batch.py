@@ -7,20 +7,25 @@ from ..batch.memory import TablePlan
 from ..batch.runner import BatchSummary
 
 
-def format_tables(plan: TablePlan) -> str:
-    """Which table each worker uses, and why."""
+def format_tables(plan: TablePlan, scheduler: Optional[str] = None) -> str:
+    """Which table each worker uses, and why (`scheduler`: on a Dask cluster, whose worker
+    threads each solve a position at a time)."""
     workers = f"{plan.workers} worker{'s' if plan.workers != 1 else ''}"
+    if scheduler is not None:
+        workers = (f"{plan.workers} worker thread{'s' if plan.workers != 1 else ''} on the"
+                   f" cluster {scheduler}")
     if plan.fixed_mb is not None:
         return f"batch: {workers}, a {plan.fixed_mb:g} MB table each (--tt-size)"
     if plan.available_mb is None:
         return (f"batch: {workers}, tables of the default size by hand size (up to"
                 f" {plan.largest_default_mb:g} MB each; memory available unknown)")
+    where = "of the workers' memory limits" if scheduler is not None else "available"
     if plan.capped:
         return (f"batch: {workers}, tables of at most {plan.cap_mb:g} MB each (the default"
-                f" {plan.largest_default_mb:g} MB would not fit {plan.workers}x in the"
-                f" {plan.available_mb:,.0f} MB available; --tt-size sets it)")
+                f" {plan.largest_default_mb:g} MB would not fit {plan.workers}x in"
+                f" {plan.available_mb:,.0f} MB {where}; --tt-size sets it)")
     return (f"batch: {workers}, tables of the default size by hand size (up to"
-            f" {plan.largest_default_mb:g} MB each; {plan.available_mb:,.0f} MB available)")
+            f" {plan.largest_default_mb:g} MB each; {plan.available_mb:,.0f} MB {where})")
 
 
 def format_jobs_note(jobs: int) -> Optional[str]:
