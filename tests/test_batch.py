@@ -227,6 +227,26 @@ def batch_process(source, out, jobs=2):
                             stderr=subprocess.PIPE, text=True)
 
 
+def no_process_left(argument, seconds=10.0):
+    """No process runs with `argument` on its command line (False if some still do after
+    `seconds`); True where /proc is missing."""
+    if not os.path.isdir("/proc"):
+        return True
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    if argument.encode() in handle.read():
+                        alive.append(pid)
+            except OSError:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return not alive
+        time.sleep(0.2)
+
+
 def test_kill_9_three_times_then_resume_gives_the_uninterrupted_results(tmp_path):
     source = write_input(tmp_path, deal_lines(60, 15, cards=6))
     reference = tmp_path / "reference.jsonl"
@@ -246,6 +266,7 @@ def test_kill_9_three_times_then_resume_gives_the_uninterrupted_results(tmp_path
     assert any(0 < n < 60 for n in lines_after_kills), lines_after_kills   # mid-run kills
     final = batch_process(source, out)
     assert final.wait(120) == 0, final.stderr.read()
+    assert no_process_left(str(out))                 # the killed batches' workers ended too
     records = read_results(out)
     assert len(records) == 60 and len({r["line"] for r in records}) == 60
     assert essentials(records) == essentials(read_results(reference))

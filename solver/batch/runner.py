@@ -6,7 +6,7 @@ game with both hands is recorded as an error at once), hands one position at a t
 worker over a pipe, and writes what comes back. A worker that dies is replaced, its position
 recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the workers: every
 line written stays whole, and the same command resumes. A worker whose parent died stops its
-search within a quarter of a second.
+search within a quarter of a second, and an idle one within half a second.
 """
 import multiprocessing
 import os
@@ -26,6 +26,7 @@ from .memory import TablePlan
 from .results import ResultsFile
 
 DECK = 24          # the exact solver's game: 2 players, cards 1..24
+PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,11 @@ def _worker_main(worker: int, conn, options: BatchOptions, parent: int) -> None:
 
     while True:
         try:
+            # waits in short steps: a worker forked later holds this pipe's other end too,
+            # so the end of the parent alone need not close it
+            while not conn.poll(PARENT_CHECK_SECONDS):
+                if os.getppid() != parent:
+                    return
             task = conn.recv()
         except (EOFError, OSError):
             return
