@@ -641,7 +641,8 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb,
         if client is not None:
             tables = cluster_tables(client, sizes, tt_mb)
         else:
-            tables = plan_tables(jobs, sizes, tt_mb, available_mb())
+            solvable = sum(1 for task in todo if task.position is not None)
+            tables = plan_tables(max(1, min(jobs, solvable)), sizes, tt_mb, available_mb())
         if sizes:
             say(format_tables(tables, scheduler))
             say(None if client is not None else format_jobs_note(jobs))
