@@ -582,8 +582,8 @@ def batch():
 @click.option("--out", "out", required=True, metavar="RESULTS.jsonl",
               help="The results file: one JSON line a position, appended as each finishes;"
                    " an existing one is resumed.")
-@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
-              help="Worker processes, one per core (more share the cores).")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
+              help="Worker processes, one per core (more share the cores). Default 1.")
 @click.option("--time-limit", type=NumberRange(0), default=0.0,
               help="Stop each position after S seconds (0: no limit): status limit.")
 @click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
@@ -619,10 +619,10 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb,
                              format_summary, format_tables)
     from .text.progress import BatchProgress
 
-    if scheduler is not None and click.get_current_context().get_parameter_source(
-            "jobs") != click.core.ParameterSource.DEFAULT:
+    if scheduler is not None and jobs is not None:
         raise errors.NimmtError("--jobs sets local workers: with --scheduler the cluster's"
                                 " workers solve")
+    jobs = jobs or 1
     tasks = read_tasks(read_source(positions, "positions, one a line"))
     results = ResultsFile(out)
     state = results.resume({task.line: task.key for task in tasks})
