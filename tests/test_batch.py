@@ -227,6 +227,17 @@ def batch_process(source, out, jobs=2):
                             stderr=subprocess.PIPE, text=True)
 
 
+def count_lines(path):
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def wait_for_lines(path, lines, process, seconds=120.0):
+    """Until `path` holds `lines` lines, or `process` ended, or `seconds` passed."""
+    deadline = time.monotonic() + seconds
+    while count_lines(path) < lines and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def no_process_left(argument, seconds=10.0):
     """No process runs with `argument` on its command line (False if some still do after
     `seconds`); True where /proc is missing."""
@@ -257,12 +268,15 @@ def test_kill_9_three_times_then_resume_gives_the_uninterrupted_results(tmp_path
     lines_after_kills = []
     for _ in range(3):
         process = batch_process(source, out)
-        time.sleep(rng.uniform(0.4, 1.2))
+        # a random moment of the run, whatever the machine's load: after a random number of
+        # new lines, and a random part of a position's solve
+        wait_for_lines(out, count_lines(out) + rng.randint(1, 12), process)
+        time.sleep(rng.uniform(0, 0.05))
         process.send_signal(signal.SIGKILL)
         process.wait(30)
         process.stdout.close()
         process.stderr.close()
-        lines_after_kills.append(out.read_bytes().count(b"\n") if out.exists() else 0)
+        lines_after_kills.append(count_lines(out))
     assert any(0 < n < 60 for n in lines_after_kills), lines_after_kills   # mid-run kills
     final = batch_process(source, out)
     assert final.wait(120) == 0, final.stderr.read()
@@ -276,7 +290,7 @@ def test_ctrl_c_exits_130_with_an_intact_file(tmp_path):
     source = write_input(tmp_path, deal_lines(200, 16, cards=6))
     out = tmp_path / "out.jsonl"
     process = batch_process(source, out)
-    time.sleep(1.0)
+    wait_for_lines(out, 3, process)                 # in the middle of the batch
     process.send_signal(signal.SIGINT)
     assert process.wait(30) == 130
     stderr = process.stderr.read()
