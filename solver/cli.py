@@ -13,11 +13,12 @@ import os
 import random
 import sys
 from enum import IntEnum
-from typing import Any, Callable, List
+from typing import Any, Callable, List, Optional
 
 import click
 
 from . import errors
+from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.position import Position
 from .core.record import replay_steps
@@ -167,21 +168,70 @@ VARIANTS = click.Choice(["standard", "10n+4"])
 
 
 @main.command("deal")
-@click.option("--players", "-n", type=click.IntRange(2, 10), required=True, help="2..10")
-@click.option("--variant", type=VARIANTS, default="standard", show_default=True,
-              help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt.")
-@click.option("--seed", type=int, default=None, help="Seed for a reproducible deal.")
+@click.option("--players", "-n", type=click.IntRange(2, 10), default=None,
+              help="2..10 (required without --count).")
+@click.option("--variant", type=VARIANTS, default=None,
+              help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt."
+                   "  [default: standard; 10n+4 with --count]")
+@click.option("--seed", type=int, default=None,
+              help="Seed for a reproducible deal (with --count: default 0).")
 @click.option("--as", "output", type=click.Choice(["json", "text", "table"]), default="json",
               show_default=True)
-def deal_command(players, variant, seed, output):
+@click.option("--count", type=click.IntRange(1, MAX_COUNT), default=None,
+              help="Write this many 2-player 24-card positions, one JSON line each.")
+@click.option("--cards", type=click.IntRange(1, 10), default=10, show_default=True,
+              help="With --count: cards a hand; below 10 each deal is played down by the"
+                   " rule below.")
+@click.option("--out", "out", default=None, metavar="FILE",
+              help="With --count: the file to write (default, or -: stdout).")
+def deal_command(players, variant, seed, output, count, cards, out):
     """Print a random deal as a position (JSON by default).
 
+    With --count K: K positions of the 2-player 24-card game, one JSON position a line, for
+    'nimmt batch solve'. The same seed gives the same file. With --cards C below 10, each
+    fresh deal is played for 10 - C turns: each turn both players play a card drawn
+    uniformly from their hand, and a card lower than every row end takes the row with the
+    fewest bullheads (the lowest-numbered among equals).
+
     \b
-    Example:
+    Examples:
       nimmt deal --players 2 --variant 10n+4 --seed 7
+      nimmt deal --count 100 --seed 1 --cards 6 --out six.jsonl
     """
-    position = deal(GameConfig.named(players, variant), random.Random(seed))
-    click.echo(format_position(position, output))
+    if count is None:
+        given = [name for name, value in (("--cards", cards != 10), ("--out", out is not None))
+                 if value]
+        if given:
+            raise errors.NimmtError(f"{', '.join(given)} needs --count")
+        if players is None:
+            raise click.UsageError("Missing option '--players' / '-n'.")
+        position = deal(GameConfig.named(players, variant or "standard"), random.Random(seed))
+        click.echo(format_position(position, output))
+        return
+    if players not in (None, 2) or variant == "standard" or output != "json":
+        raise errors.NimmtError("--count deals the 2-player 24-card game as JSON lines: no"
+                                " --players but 2, --variant but 10n+4, --as but json")
+    lines = "".join(p.to_json() + "\n" for p in deal_positions(count, 0 if seed is None else seed,
+                                                                cards))
+    write_text(out, lines)
+
+
+def write_text(out: Optional[str], text: str) -> None:
+    """`text` to the file `out` (written whole, then renamed into place), or to stdout."""
+    if out is None or out == "-":
+        click.echo(text, nl=False)
+        return
+    check_writable(out)
+    temporary = f"{out}.tmp{os.getpid()}"
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, out)
+    except OSError as exc:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise errors.NimmtError(f"cannot write {errors.quote(out, errors.SHORT_PATH)}:"
+                                f" {exc.strerror}") from None
 
 
 # replay -----------------------------------------------------------------------------------
@@ -606,3 +656,100 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
+
+
+# batch ------------------------------------------------------------------------------------
+@main.group()
+def batch():
+    """Many positions at once (docs/formats.md, "Batch results")."""
+
+
+@batch.command("solve")
+@click.argument("positions")
+@click.option("--out", "out", required=True, metavar="RESULTS.jsonl",
+              help="The results file: one JSON line a position, appended as each finishes;"
+                   " an existing one is resumed.")
+@click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
+              help="Worker processes, one per core (more share the cores). Default 1.")
+@click.option("--time-limit", type=NumberRange(0), default=0.0,
+              help="Stop each position after S seconds (0: no limit): status limit.")
+@click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
+              help="Stop each position after N nodes (0: no limit): status limit.")
+@click.option("--card-values", is_flag=True,
+              help="Add every card's exact value (on a full deal about as costly as the solve).")
+@click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
+              help="Each worker's table in MB (default: by hand size, capped so that the"
+                   " workers fit in the memory available).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Solve on this Dask distributed cluster (e.g. tcp://host:8786) instead of"
+                   " local workers; needs the batch extra.")
+def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb, scheduler):
+    """Solve every position of POSITIONS (one a line, JSON or text notation; - for stdin).
+
+    Writes one JSON line a position to --out as each finishes (status solved, limit or
+    error; docs/formats.md). A line that is no position of the 2-player 24-card game with
+    both hands is recorded as an error and the batch goes on. Run the same command again to
+    resume: the lines done are skipped (a results file of another input is refused), a torn
+    last line is removed. Ctrl-C stops it cleanly (exit status 130); a finished batch exits
+    with 0, even when some positions failed (their count is on stderr).
+
+    \b
+    Example:
+      nimmt deal --count 20 --seed 1 --cards 6 --out six.jsonl
+      nimmt batch solve six.jsonl --out six-results.jsonl --jobs 2
+    """
+    from .batch.memory import available_mb, plan_tables
+    from .batch.results import ResultsFile
+    from .batch.runner import BatchOptions, BatchSummary, read_tasks, run_batch
+    from .reading import read_source
+    from .text.batch import (format_interrupted, format_jobs_note, format_resume,
+                             format_summary, format_tables)
+    from .text.progress import BatchProgress
+
+    if scheduler is not None and jobs is not None:
+        raise errors.NimmtError("--jobs sets local workers: with --scheduler the cluster's"
+                                " workers solve")
+    jobs = jobs or 1
+    tasks = read_tasks(read_source(positions, "positions, one a line"))
+    results = ResultsFile(out)
+    state = results.resume({task.line: task.key for task in tasks})
+    results.check_writable()
+    todo = [task for task in tasks if task.line not in state.done]
+    summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),
+                           torn_bytes=state.torn_bytes)
+    say = lambda line: line and click.echo(line, err=True)
+    say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
+    sizes = {task.position.hand_size for task in todo if task.position is not None}
+    client = None
+    if scheduler is not None:
+        from .batch.cluster import cluster_tables, connect
+        client = connect(scheduler)
+    try:
+        if client is not None:
+            tables = cluster_tables(client, sizes, tt_mb)
+        else:
+            solvable = sum(1 for task in todo if task.position is not None)
+            tables = plan_tables(max(1, min(jobs, solvable)), sizes, tt_mb, available_mb())
+        if sizes:
+            say(format_tables(tables, scheduler))
+            say(None if client is not None else format_jobs_note(jobs))
+        options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables)
+        progress = BatchProgress(summary.total, summary.skipped)
+        progress(summary.done)
+        on_result = lambda _, s: progress(s.done, s.counts["error"])
+        try:
+            if client is not None:
+                from .batch.cluster import run_on_cluster
+                run_on_cluster(client, todo, results, options, on_result, summary)
+            else:
+                run_batch(todo, results, options, jobs, summary=summary, on_result=on_result)
+        except KeyboardInterrupt:
+            progress.close()
+            say(format_interrupted(summary, out))
+            raise
+        finally:
+            progress.close()
+    finally:
+        if client is not None:
+            client.close()
+    say(format_summary(summary, out))

@@ -65,3 +65,23 @@ class GamesProgress(StatusLine):
         eta = elapsed / done * (self.total - done) if done else 0.0
         self.show(f"{bar(done / self.total, self.WIDTH)} {done:>{len(str(self.total))}}"
                   f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
+
+
+class BatchProgress(StatusLine):
+    """`[#####......]  12/40 positions  3.1 s  ETA 7 s  1 error`: a batch's positions, the
+    estimate from this run's pace (positions done by an earlier run do not count in it)."""
+    WIDTH = 30
+
+    def __init__(self, total: int, done_before: int = 0, stream: Optional[TextIO] = None):
+        super().__init__(stream)
+        self.total, self.before = total, done_before
+        self.start = time.perf_counter()
+
+    def __call__(self, done: int, errors: int = 0) -> None:
+        elapsed = time.perf_counter() - self.start
+        now = done - self.before
+        eta = f"ETA {elapsed / now * (self.total - done):.0f} s" if now > 0 else "ETA ?"
+        failed = f"  {errors} error{'s' if errors != 1 else ''}" if errors else ""
+        self.show(f"{bar(done / self.total if self.total else 1.0, self.WIDTH)}"
+                  f" {done:>{len(str(self.total))}}/{self.total} positions  {elapsed:.1f} s"
+                  f"  {eta}{failed}")

@@ -1,0 +1,113 @@
+"""The results file of a batch: one JSON object a line, appended as each position finishes.
+
+Each line is written by one `os.write`, then flushed to disk (`os.fsync`), with Ctrl-C held
+back meanwhile: a kill can leave a part of a line only at the very end of the file. Opening
+the file to resume removes such a torn last line (a last line without its newline), then
+reads which input lines are done, keyed by their line number and their position: a file
+written for another input is refused, never mixed with the new results.
+"""
+import json
+import os
+import signal
+import threading
+from dataclasses import dataclass
+from typing import Any, Dict, Mapping, Set
+
+from .. import errors
+
+
+@dataclass(frozen=True)
+class ResumeState:
+    """What a results file already holds: the input lines done, and whether a torn last line
+    was removed (how many bytes)."""
+    done: Set[int]
+    torn_bytes: int = 0
+
+
+class ResultsFile:
+    """The results file at `path`, checked against the input's keys (line number -> the
+    position's text notation, or the line itself when it is not a position)."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.name = errors.quote(path, errors.SHORT_PATH)
+
+    def resume(self, keys: Mapping[int, str]) -> ResumeState:
+        """Repair a torn last line and return the lines done; refuse a file that is not a
+        batch's results or whose lines are not those of this input."""
+        try:
+            with open(self.path, "rb") as handle:
+                data = handle.read()
+        except FileNotFoundError:
+            return ResumeState(set())
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
+        torn = 0
+        if data and not data.endswith(b"\n"):
+            keep = data.rfind(b"\n") + 1
+            torn = len(data) - keep
+            self._truncate(keep)
+            data = data[:keep]
+        done: Set[int] = set()
+        for number, raw in enumerate(data.splitlines(), 1):
+            line, position = self._entry(number, raw)
+            expected = keys.get(line)
+            if expected != position:
+                what = (f"it has a result for line {line}, which the input does not have"
+                        if expected is None else
+                        f"line {line} of the input is not the position it solved there,"
+                        f" {errors.quote(position, 40)}")
+                raise errors.NimmtError(f"{self.name} holds the results of another input:"
+                                        f" {what}; give a new --out file (or remove this one)")
+            done.add(line)
+        return ResumeState(done, torn)
+
+    def _entry(self, number: int, raw: bytes):
+        try:
+            record = json.loads(raw.decode("utf-8"))
+        except (UnicodeError, ValueError):
+            record = None
+        if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
+                and isinstance(record.get("position"), str)):
+            raise errors.NimmtError(
+                f"{self.name} is not a batch results file: its line {number} is not a result"
+                " (a JSON object with line and position); give a new --out file")
+        return record["line"], record["position"]
+
+    def _truncate(self, size: int) -> None:
+        try:
+            with open(self.path, "r+b") as handle:
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot repair {self.name}: {exc.strerror}") from None
+
+    def check_writable(self) -> None:
+        """Refuse a file that cannot be appended to before any solving starts."""
+        self.append_bytes(b"")
+
+    def append(self, record: Dict[str, Any]) -> None:
+        """Append `record` as one line, on disk when this returns."""
+        text = json.dumps(record, allow_nan=False, separators=(", ", ": ")) + "\n"
+        self.append_bytes(text.encode("utf-8"))
+
+    def append_bytes(self, data: bytes) -> None:
+        main = (threading.current_thread() is threading.main_thread()
+                and hasattr(signal, "pthread_sigmask"))          # not on Windows
+        if main:         # Ctrl-C waits until the line is whole and on disk
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
+        finally:
+            if main:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

@@ -1,0 +1,261 @@
+"""A batch of exact solves: the input's lines as tasks, solved by worker processes, each
+result appended to the results file as it comes.
+
+The parent reads and checks every line (a line that is no position of the 2-player 24-card
+game with both hands is recorded as an error at once), hands one position at a time to each
+worker over a pipe, and writes what comes back. A worker that dies is replaced, its position
+recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the workers: every
+line written stays whole, and the same command resumes. A worker whose parent died stops its
+search within a quarter of a second, and an idle one within half a second.
+"""
+import multiprocessing
+import os
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from multiprocessing.connection import wait
+from typing import Any, Callable, Deque, Dict, List, Optional
+
+from .. import errors
+from ..core.jsontext import parse_json
+from ..core.position import Position
+from ..exact.engine import UNBOUNDED, Engine, check_solvable
+from ..limits import Limit
+from .memory import TablePlan
+from .results import ResultsFile
+
+DECK = 24          # the exact solver's game: 2 players, cards 1..24
+PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
+
+
+@dataclass(frozen=True)
+class Task:
+    """One non-blank line of the input: its number (1-based), its key (the position's text
+    notation, or the line itself when it is not a valid position), and the position or the
+    one-line error that refused it."""
+    line: int
+    key: str
+    position: Optional[Position] = None
+    error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    limit: Limit
+    card_values: bool
+    tables: TablePlan
+
+
+@dataclass
+class BatchSummary:
+    """How a batch went: lines in the input, done before this run, and this run's counts."""
+    total: int
+    skipped: int = 0
+    torn_bytes: int = 0
+    counts: Dict[str, int] = field(default_factory=lambda: {"solved": 0, "limit": 0, "error": 0})
+
+    @property
+    def done(self) -> int:
+        return self.skipped + sum(self.counts.values())
+
+
+def read_tasks(text: str) -> List[Task]:
+    """The tasks of an input: each non-blank line a position (JSON or the text notation)."""
+    tasks = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            position = parse_line(line)
+        except errors.NimmtError as exc:
+            tasks.append(Task(number, line, error=one_line(str(exc))))
+        else:
+            tasks.append(Task(number, position.to_text(), position))
+    return tasks
+
+
+def parse_line(line: str) -> Position:
+    position = (Position.from_dict(parse_json(line)) if line.startswith(("{", "["))
+                else Position.from_text(line))
+    if position.deck != DECK:
+        raise errors.NotSolvableError(f"a batch solves the 2-player 24-card game, got deck"
+                                      f" {position.deck}")
+    check_solvable(position)
+    return position
+
+
+def one_line(message: str) -> str:
+    return " ".join(message.split())
+
+
+def solve_task(task: Task, options: BatchOptions, worker: int,
+               progress: Optional[Callable] = None) -> Optional[Dict[str, Any]]:
+    """The result line of one position (None when `progress` stopped the search)."""
+    assert task.position is not None
+    position = task.position
+    record: Dict[str, Any] = {"line": task.line, "position": task.key}
+    start = time.perf_counter()
+    try:
+        with Engine(position, options.tables.table_mb(position.hand_size)) as engine:
+            solution = engine.solve(position, options.limit, progress,
+                                    card_values=options.card_values)
+    except errors.SearchLimitError as exc:
+        if exc.interrupted:
+            return None
+        lower, upper = exc.bounds if exc.bounds else (None, None)
+        record.update(status="limit", value=None,
+                      bounds={"lower": None if lower is None or lower <= -UNBOUNDED else lower,
+                              "upper": None if upper is None or upper >= UNBOUNDED else upper},
+                      stats=exc.stats.to_dict() if exc.stats is not None else None,
+                      error=f"value NOT proven: {one_line(str(exc))}")
+    except (errors.NimmtError, ValueError) as exc:
+        record.update(status="error", value=None, error=one_line(str(exc)))
+    except MemoryError as exc:
+        record.update(status="error", value=None,
+                      error=f"out of memory: {exc}" if str(exc) else "out of memory")
+    else:
+        data = solution.to_dict()
+        record.update(status="solved", value=solution.value, strategies=data["strategies"])
+        if options.card_values:
+            record["card_values"] = data["card_values"]
+        record["stats"] = data["stats"]
+    record["seconds"] = round(time.perf_counter() - start, 3)
+    record["worker"] = worker
+    return record
+
+
+def error_record(task: Task, message: str, worker: Optional[int] = None) -> Dict[str, Any]:
+    return {"line": task.line, "position": task.key, "status": "error", "value": None,
+            "error": message, "seconds": 0.0, "worker": worker}
+
+
+# worker processes --------------------------------------------------------------------------
+def _worker_main(worker: int, conn, options: BatchOptions, parent: int) -> None:
+    """A worker: solve each task received, send back its result line; stop at None, at the
+    end of the pipe, or when the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops the batch on Ctrl-C
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+    def watch(*_):
+        if os.getppid() != parent:                   # orphaned: stop the search
+            raise KeyboardInterrupt
+
+    while True:
+        try:
+            # waits in short steps: a worker forked later holds this pipe's other end too,
+            # so the end of the parent alone need not close it
+            while not conn.poll(PARENT_CHECK_SECONDS):
+                if os.getppid() != parent:
+                    return
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        result = solve_task(task, options, worker, watch)
+        if result is None:
+            return
+        try:
+            conn.send(result)
+        except OSError:
+            return
+
+
+class _Worker:
+    def __init__(self, context, number: int, options: BatchOptions):
+        self.number = number
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker_main, name=f"nimmt-batch-{number}",
+                                       args=(number, child, options, os.getpid()), daemon=True)
+        # started with Ctrl-C held back, so that it never reaches the worker before the
+        # worker ignores it (the terminal sends it to every process of the batch)
+        masks = hasattr(signal, "pthread_sigmask")          # not on Windows
+        if masks:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            self.process.start()
+        finally:
+            if masks:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        child.close()
+        self.task: Optional[Task] = None
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join()
+        self.conn.close()
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jobs: int,
+              on_result: Optional[Callable[[Dict[str, Any], BatchSummary], None]] = None,
+              summary: Optional[BatchSummary] = None) -> BatchSummary:
+    """Solve the tasks not done yet with `jobs` worker processes, appending each result to
+    `results`; `on_result(record, summary)` after each line written."""
+    summary = summary or BatchSummary(len(tasks))
+    pending: Deque[Task] = deque(tasks)
+
+    def write(record: Dict[str, Any]) -> None:
+        results.append(record)
+        summary.counts[record["status"]] += 1
+        if on_result is not None:
+            on_result(record, summary)
+
+    def next_position() -> Optional[Task]:
+        while pending:
+            task = pending.popleft()
+            if task.position is not None:
+                return task
+            write(error_record(task, task.error or "not a position"))
+        return None
+
+    solvable = sum(1 for t in tasks if t.position is not None)
+    if solvable == 0:
+        next_position()
+        return summary
+    context = _context()
+    workers: List[_Worker] = []
+    try:
+        for number in range(1, min(jobs, solvable) + 1):
+            workers.append(_Worker(context, number, options))
+
+        def feed(worker: _Worker) -> None:
+            worker.task = next_position()
+            worker.conn.send(worker.task)          # None: no more work
+
+        for worker in workers:
+            feed(worker)
+        while any(w.task is not None for w in workers):
+            busy = [w for w in workers if w.task is not None]
+            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
+            for k, worker in enumerate(workers):
+                if worker.task is None or not (worker.conn in ready
+                                               or worker.process.sentinel in ready):
+                    continue
+                try:
+                    record = worker.conn.recv() if worker.conn.poll() else None
+                except (EOFError, OSError):
+                    record = None
+                if record is None:                 # the worker died with its task
+                    worker.process.join()
+                    code = worker.process.exitcode
+                    write(error_record(worker.task, "the worker process ended unexpectedly"
+                                                    f" (exit status {code}) on this position",
+                                       worker.number))
+                    worker.stop()
+                    worker = workers[k] = _Worker(context, worker.number, options)
+                else:
+                    write(record)
+                feed(worker)
+    finally:
+        for worker in workers:
+            worker.stop()
+    return summary

@@ -1,0 +1,373 @@
+"""Batch solving: `nimmt deal --count` and `nimmt batch solve` (its results, errors, resume,
+a torn last line, kills at random moments, a changed input, Ctrl-C), and the tables chosen for
+the workers. Positions of 5 cards a hand: each solves in milliseconds."""
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from solver import Position, solve
+from solver.batch.deals import deal_positions
+from solver.batch.memory import TablePlan, plan_tables
+from solver.errors import NimmtError
+from tests.support import assert_input_error, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def deal_lines(count, seed, cards=5):
+    result = run(["deal", "--count", str(count), "--seed", str(seed), "--cards", str(cards)])
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def write_input(tmp_path, lines, name="in.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join(line + "\n" for line in lines))
+    return path
+
+
+def read_results(path):
+    text = Path(path).read_text()
+    assert text == "" or text.endswith("\n")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def essentials(records):
+    """What does not depend on timing or on the worker: line, position, status, value,
+    strategies, error."""
+    keep = ("line", "position", "status", "value", "strategies", "error")
+    return sorted((json.dumps({k: r.get(k) for k in keep}) for r in records))
+
+
+# nimmt deal --count -------------------------------------------------------------------------
+@pytest.mark.parametrize("cards", [10, 6, 1])
+def test_deal_count_is_seeded_and_valid(cards):
+    lines = deal_lines(12, 7, cards)
+    assert lines == deal_lines(12, 7, cards)
+    assert lines != deal_lines(12, 8, cards)
+    assert len(lines) == 12 and len(set(lines)) == 12
+    for line in lines:
+        position = Position.from_json(line)
+        assert position.deck == 24 and position.players == 2
+        assert position.complete_information and position.hand_size == cards
+        in_rows = sum(len(r) for r in position.rows)
+        if cards == 10:
+            assert in_rows == 4 and position.penalties == (0, 0)
+        # every card is in a hand, in a row or was taken
+        assert 2 * cards + in_rows <= 24
+
+
+def test_deal_count_to_a_file_and_the_library_agree(tmp_path):
+    out = tmp_path / "deals.jsonl"
+    result = run(["deal", "--count", "5", "--seed", "3", "--cards", "6", "--out", str(out)])
+    assert result.exit_code == 0 and result.stdout == ""
+    lines = out.read_text().splitlines()
+    assert lines == deal_lines(5, 3, 6)
+    assert lines == [p.to_json() for p in deal_positions(5, 3, 6)]
+    assert run(["deal", "--count", "5", "--seed", "3", "--cards", "6", "--out", "-"]).stdout \
+        == out.read_text()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--count", "0"], ["0"]),
+    (["--count", "2", "--cards", "11"], ["11"]),
+    (["--count", "2", "--cards", "0"], ["0"]),
+    (["--count", "2", "-n", "3"], ["2-player"]),
+    (["--count", "2", "--variant", "standard"], ["10n+4"]),
+    (["--count", "2", "--as", "table"], ["json"]),
+    (["-n", "2", "--cards", "5"], ["--count"]),
+    (["-n", "2", "--out", "x.jsonl"], ["--count"]),
+    (["--count", "2", "--out", "/no/such/dir/x.jsonl"], ["/no/such/dir"]),
+])
+def test_deal_count_refuses(args, words):
+    assert_input_error(run(["deal"] + args), *words)
+
+
+# nimmt batch solve ---------------------------------------------------------------------------
+def test_batch_gives_the_values_of_solve(tmp_path):
+    lines = deal_lines(10, 11)
+    source = write_input(tmp_path, lines)
+    out = tmp_path / "out.jsonl"
+    result = run(["batch", "solve", str(source), "--out", str(out), "--jobs", "2",
+                  "--card-values"])
+    assert result.exit_code == 0, result.stderr
+    assert "10 of 10 positions" in result.stderr and "2 workers" in result.stderr
+    records = read_results(out)
+    assert sorted(r["line"] for r in records) == list(range(1, 11))
+    assert {r["worker"] for r in records} <= {1, 2}
+    for record in records:
+        position = Position.from_json(lines[record["line"] - 1])
+        expected = solve(position).to_dict()
+        assert record["status"] == "solved" and record["position"] == position.to_text()
+        assert record["value"] == pytest.approx(expected["value"], abs=1e-9)
+        assert record["strategies"] == expected["strategies"]
+        assert record["card_values"] == expected["card_values"]
+        assert record["stats"]["nodes"] == expected["stats"]["nodes"]
+        assert record["seconds"] >= 0
+
+
+def test_bad_lines_are_recorded_and_the_batch_goes_on(tmp_path):
+    good = deal_lines(3, 5)
+    lines = [good[0], "{not json", "", good[1],
+             '{"rows": [[1], [2], [3], [4]], "hands": [[5], [6]]}',       # deck 104
+             "24; 1, 2, 3, 4; 5 6, ?",                                     # a hidden hand
+             "24; 1, 2, 3, 4; 5, 6, 7",                                    # 3 players
+             good[2]]
+    source = write_input(tmp_path, lines)
+    out = tmp_path / "out.jsonl"
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert "3 solved" in result.stderr and "4 errors" in result.stderr
+    records = {r["line"]: r for r in read_results(out)}
+    assert sorted(records) == [1, 2, 4, 5, 6, 7, 8]          # the blank line 3 is no position
+    assert [records[k]["status"] for k in (1, 4, 8)] == ["solved"] * 3
+    for k, word in ((2, "JSON"), (5, "deck 104"), (6, "hand"), (7, "2 players")):
+        assert records[k]["status"] == "error" and records[k]["value"] is None
+        assert word in records[k]["error"] and "\n" not in records[k]["error"]
+    # the same message the command line gives for that position
+    single = run(["solve", lines[1]])
+    assert single.stderr.strip() == "nimmt: error: " + records[2]["error"]
+
+
+def test_a_limit_is_recorded_with_its_bounds(tmp_path):
+    source = write_input(tmp_path, deal_lines(2, 4, cards=8))
+    out = tmp_path / "out.jsonl"
+    result = run(["batch", "solve", str(source), "--out", str(out), "--max-nodes", "50"])
+    assert result.exit_code == 0, result.stderr
+    assert "2 stopped by a limit" in result.stderr
+    for record in read_results(out):
+        assert record["status"] == "limit" and record["value"] is None
+        assert set(record["bounds"]) == {"lower", "upper"}
+        assert record["stats"]["nodes"] >= 50 and "50 nodes" in record["error"]
+
+
+def test_resume_skips_the_lines_done(tmp_path):
+    source = write_input(tmp_path, deal_lines(8, 12))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    full = read_results(out)
+    out.write_text("".join(json.dumps(r) + "\n" for r in full[:5]))
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert "5 of 8 positions already" in result.stderr and "3 solved" in result.stderr
+    assert essentials(read_results(out)) == essentials(full)
+    again = run(["batch", "solve", str(source), "--out", str(out)])
+    assert "0 solved" in again.stderr and essentials(read_results(out)) == essentials(full)
+
+
+def test_a_torn_last_line_is_repaired(tmp_path):
+    source = write_input(tmp_path, deal_lines(6, 13))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    full = read_results(out)
+    text = "".join(json.dumps(r) + "\n" for r in full[:3])
+    torn = json.dumps(full[3])[:40]
+    out.write_text(text + torn)
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert f"torn last line ({len(torn)} bytes)" in result.stderr
+    assert essentials(read_results(out)) == essentials(full)
+
+
+def test_a_changed_input_is_refused(tmp_path):
+    lines = deal_lines(4, 14)
+    source = write_input(tmp_path, lines)
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    before = out.read_bytes()
+    changed = write_input(tmp_path, [lines[1], lines[0]] + lines[2:], "changed.jsonl")
+    assert_input_error(run(["batch", "solve", str(changed), "--out", str(out)]),
+                       "another input", "--out")
+    shorter = write_input(tmp_path, lines[:2], "shorter.jsonl")
+    assert_input_error(run(["batch", "solve", str(shorter), "--out", str(out)]),
+                       "does not have")
+    not_results = tmp_path / "notes.txt"
+    not_results.write_text("my notes\n")
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(not_results)]),
+                       "not a batch results file")
+    assert out.read_bytes() == before and not_results.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("args, words", [
+    (["batch", "solve", "/no/such/file.jsonl", "--out", "x.jsonl"], ["/no/such/file.jsonl"]),
+    (["batch", "solve", "-"], ["--out"]),
+    (["batch", "solve", "-", "--out", "x.jsonl", "--jobs", "0"], ["0"]),
+    (["batch", "solve", "-", "--out", "x.jsonl", "--time-limit", "nan"], ["nan"]),
+    (["batch", "solve", "-", "--out", "/no/such/dir/x.jsonl"], ["/no/such/dir"]),
+])
+def test_batch_refuses_a_bad_command_line(args, words):
+    assert_input_error(run(args, stdin="24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8\n"), *words)
+
+
+def test_tables_fit_the_memory_available():
+    assert plan_tables(2, [10], None, None).cap_mb is None
+    plan = plan_tables(4, [10, 5], None, available=8000.0)
+    assert plan.capped and plan.table_mb(10) == plan.cap_mb and plan.table_mb(5) == 8
+    assert 4 * (plan.cap_mb + 100 + 256) <= 8000
+    assert not plan_tables(1, [6], None, available=8000.0).capped
+    assert plan_tables(4, [10], 64.0, available=10.0).table_mb(10) == 64.0
+    with pytest.raises(NimmtError, match="not enough memory"):
+        plan_tables(8, [10], None, available=1000.0)
+    assert TablePlan(1, fixed_mb=2.0).table_mb(3) == 2.0
+
+
+# kills and Ctrl-C, on the real command in a subprocess ---------------------------------------
+def batch_process(source, out, jobs=2):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "solver", "batch", "solve", str(source),
+                             "--out", str(out), "--jobs", str(jobs), "--card-values"],
+                            cwd=str(ROOT), env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def count_lines(path):
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def wait_for_lines(path, lines, process, seconds=120.0):
+    """Until `path` holds `lines` lines, or `process` ended, or `seconds` passed."""
+    deadline = time.monotonic() + seconds
+    while count_lines(path) < lines and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def no_process_left(argument, seconds=10.0):
+    """No process runs with `argument` on its command line (False if some still do after
+    `seconds`); True where /proc is missing."""
+    if not os.path.isdir("/proc"):
+        return True
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                    if argument.encode() in handle.read():
+                        alive.append(pid)
+            except OSError:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return not alive
+        time.sleep(0.2)
+
+
+def test_kill_9_three_times_then_resume_gives_the_uninterrupted_results(tmp_path):
+    source = write_input(tmp_path, deal_lines(60, 15, cards=6))
+    reference = tmp_path / "reference.jsonl"
+    done = batch_process(source, reference)
+    assert done.wait(120) == 0, done.stderr.read()
+    out = tmp_path / "out.jsonl"
+    rng = random.Random(2026)
+    lines_after_kills = []
+    for _ in range(3):
+        process = batch_process(source, out)
+        # a random moment of the run, whatever the machine's load: after a random number of
+        # new lines, and a random part of a position's solve
+        wait_for_lines(out, count_lines(out) + rng.randint(1, 12), process)
+        time.sleep(rng.uniform(0, 0.05))
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+        process.stdout.close()
+        process.stderr.close()
+        lines_after_kills.append(count_lines(out))
+    assert any(0 < n < 60 for n in lines_after_kills), lines_after_kills   # mid-run kills
+    final = batch_process(source, out)
+    assert final.wait(120) == 0, final.stderr.read()
+    assert no_process_left(str(out))                 # the killed batches' workers ended too
+    records = read_results(out)
+    assert len(records) == 60 and len({r["line"] for r in records}) == 60
+    assert essentials(records) == essentials(read_results(reference))
+
+
+def test_ctrl_c_exits_130_with_an_intact_file(tmp_path):
+    source = write_input(tmp_path, deal_lines(200, 16, cards=6))
+    out = tmp_path / "out.jsonl"
+    process = batch_process(source, out)
+    wait_for_lines(out, 3, process)                 # in the middle of the batch
+    process.send_signal(signal.SIGINT)
+    assert process.wait(30) == 130
+    stderr = process.stderr.read()
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    records = read_results(out)                     # whole lines only
+    assert len(records) == len({r["line"] for r in records}) < 200
+    final = batch_process(source, out)
+    assert final.wait(120) == 0, final.stderr.read()
+    assert len(read_results(out)) == 200
+
+
+class Terminal:
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_progress_shows_done_total_and_time_left_on_a_terminal_only():
+    from solver.text.progress import BatchProgress
+    terminal = Terminal()
+    progress = BatchProgress(10, done_before=4, stream=terminal)
+    progress(4)
+    assert " 4/10 positions" in terminal.text and "ETA ?" in terminal.text
+    progress(6, errors=1)
+    assert " 6/10 positions" in terminal.text and "ETA" in terminal.text
+    assert "1 error" in terminal.text
+    progress.close()
+    assert terminal.text.endswith("\r\033[K")
+    log = Terminal()
+    log.isatty = lambda: False
+    BatchProgress(3, stream=log)(1)
+    assert log.text == ""
+
+
+# on a Dask cluster ---------------------------------------------------------------------------
+def test_a_dask_cluster_gives_the_results_of_local_workers(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    source = write_input(tmp_path, deal_lines(10, 17) + ["not a position"])
+    local = tmp_path / "local.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(local)]).exit_code == 0
+    out = tmp_path / "out.jsonl"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        result = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
+        assert result.exit_code == 0, result.stderr
+        assert "2 worker threads on the cluster" in result.stderr
+        assert "10 solved" in result.stderr and "1 error" in result.stderr
+        records = read_results(out)
+        assert essentials(records) == essentials(read_results(local))
+        assert len({r["worker"] for r in records if r["worker"] is not None}) <= 2
+        # resumed on the cluster like a local batch
+        out.write_text("".join(json.dumps(r) + "\n" for r in records[:4]))
+        again = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
+        assert again.exit_code == 0 and "4 of 11 positions already" in again.stderr
+        assert essentials(read_results(out)) == essentials(records)
+
+
+def test_the_scheduler_option_refuses_clearly(tmp_path, monkeypatch):
+    source = write_input(tmp_path, deal_lines(1, 18))
+    out = str(tmp_path / "out.jsonl")
+    assert_input_error(run(["batch", "solve", str(source), "--out", out, "--jobs", "2",
+                            "--scheduler", "tcp://127.0.0.1:9"]), "--jobs", "--scheduler")
+    monkeypatch.setitem(sys.modules, "distributed", None)        # Dask not installed
+    assert_input_error(run(["batch", "solve", str(source), "--out", out,
+                            "--scheduler", "tcp://127.0.0.1:9"]), "nimmt[batch]")
+    monkeypatch.undo()
+    pytest.importorskip("distributed")
+    from solver.batch import cluster
+    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+    assert_input_error(run(["batch", "solve", str(source), "--out", out,
+                            "--scheduler", "tcp://127.0.0.1:9"]), "cannot reach", "127.0.0.1:9")
