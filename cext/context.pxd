@@ -11,6 +11,11 @@
 # - The main thread's Worker has `helper` (the second thread's Worker, or NULL); a helper's
 #   own `helper` is NULL. `checker` (tests) is a Worker with its own Shared (own table, no
 #   pruning), NULL otherwise.
+# - stats.span[v] (one thread only; meaningless with more) is the critical path so far, in
+#   matrix nodes: the nodes of the longest chain of dependent work if the tasks of every
+#   group that span variant v counts as independent (GROUP_* below) ran at once. It grows
+#   with stats.nodes and never changes what the search does (group_* only read and write
+#   off_span), so node counts are the same with or without it.
 
 from state cimport MAX_HAND, MAX_RANKS
 from table cimport Table
@@ -38,6 +43,8 @@ cdef struct Stats:
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
     long long shared_nodes     # nodes whose reply tests the two threads shared
+    long long span[3]          # critical path in nodes (see Group below), one thread only:
+                               # filled in when the statistics are read
 
 cdef struct Shared:
     Table table                # the transposition table, one for all threads
@@ -59,8 +66,66 @@ cdef struct Worker:
     int running                # a helper's: its thread is running
     Worker* checker            # tests: verifies every stored bound (see self_check), or NULL
     long long check_failures   # stored bounds the checker found wrong
+    long long off_span[3]      # nodes off each critical path (see Group below)
 
 
 cdef inline void check_limits(Worker* w) noexcept nogil:
     if limit_hit(&w.shared.limits, w.stats.nodes, not w.is_helper):
         w.aborted = 1
+
+
+# The critical path: groups of tasks a pool of threads could run at once, at nodes of
+# SPLIT_FROM+ cards. Each span variant counts a kind of group as parallel (its tasks start
+# together, the group ends with its longest task) or as sequential (the tasks add up):
+#   span[0]: the reply tests of a node only (what the threads share today);
+#   span[1]: also the restricted entries of step 1 and 5, and each reply
+#           test's first null-window pass;
+#   span[2]: also the row choices of a too-low card.
+# A group's mask says in which variants it is parallel. What is kept is off_span[v] =
+# nodes - span[v], the nodes off the critical path: it changes at big groups only, so a
+# node costs nothing more (stats.span is filled in from it when read, span_of).
+cdef enum:
+    SPANS = 3
+    GROUP_TESTS = 7            # parallel in span[0], span[1] and span[2]
+    GROUP_REFINES = 6          # ... in span[1] and span[2]
+    GROUP_ROWS = 4             # ... in span[2]
+
+cdef struct Group:
+    long long start[SPANS]     # the span when the group began: where each task starts
+    long long end[SPANS]       # the longest task's end so far
+    int mask                   # variants where the tasks run at once; 0: no group
+
+
+cdef inline long long span_of(const Worker* c, int v) noexcept nogil:
+    return c.stats.nodes - c.off_span[v]
+
+
+cdef inline void group_open(Worker* c, Group* g, int mask, bint big) noexcept nogil:
+    """A group of tasks begins (a no-op unless `big`: a node of SPLIT_FROM+ cards)."""
+    cdef int v
+    g.mask = mask if big else 0
+    if g.mask:
+        for v in range(SPANS):
+            g.start[v] = g.end[v] = span_of(c, v)
+
+
+cdef inline void group_next(Worker* c, Group* g) noexcept nogil:
+    """A task of the group begins (the one before, if any, has ended)."""
+    cdef int v
+    cdef long long now
+    if g.mask:
+        for v in range(SPANS):
+            now = span_of(c, v)
+            if now > g.end[v]:
+                g.end[v] = now
+            if g.mask >> v & 1:
+                c.off_span[v] = c.stats.nodes - g.start[v]
+
+
+cdef inline void group_close(Worker* c, Group* g) noexcept nogil:
+    """The group has ended: the span goes on from its longest task."""
+    cdef int v
+    if g.mask:
+        for v in range(SPANS):
+            if span_of(c, v) < g.end[v]:
+                c.off_span[v] = c.stats.nodes - g.end[v]

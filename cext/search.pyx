@@ -38,7 +38,9 @@ from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
                      release_endgame)
-from context cimport Stats, Shared, Worker, check_limits
+from context cimport (Stats, Shared, Worker, check_limits, Group, group_open, group_next,
+                     group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
+                     GROUP_ROWS)
 from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, ENDGAME_LOG2,
                      CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
@@ -111,13 +113,16 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
     cdef int reward, owner, n
     cdef int order[4]
     cdef double v, best
+    cdef Group rows
     c.stats.evaluations += 1
     owner = resolve(c.shared.bulls, s, a, b, 0, &t, &reward)
     if owner < 0:
         return child_value(c, &t, k - 1, reward, alpha, beta)
     rows_by_bulls(s, order)
     best = -INF if owner == 0 else INF
+    group_open(c, &rows, GROUP_ROWS, k >= SPLIT_FROM)     # the critical path (context.pxd)
     for n in range(4):
+        group_next(c, &rows)
         resolve(c.shared.bulls, s, a, b, order[n], &t, &reward)
         if owner == 0:
             v = child_value(c, &t, k - 1, reward, alpha if alpha > best else best, beta)
@@ -133,6 +138,7 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
                 break
         if c.aborted:
             break
+    group_close(c, &rows)
     return best
 
 
@@ -198,12 +204,16 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
     cdef const double* w = &nd.y[0] if player == 0 else &nd.x[0]
     cdef int o, pick
     cdef double low_sum, high_sum, gap, widest, a, b, lo, hi
+    cdef Group first
     # first a cheap null-window test of each entry against t itself: if none exceeds t,
     # neither does their mean
+    group_open(c, &first, GROUP_REFINES, nd.k >= SPLIT_FROM)
     for o in range(nd.k):
         if w[o] > 0.0 and low_for(nd, player, card, o) < t \
                 and high_for(nd, player, card, o) > t + TINY and not c.aborted:
+            group_next(c, &first)
             refine_for(c, nd, player, card, o, t, t + EPS)
+    group_close(c, &first)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
@@ -279,11 +289,15 @@ cdef inline void test_reply(Worker* c, Node* nd, Replies* rp, int i) noexcept no
 cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     """Test replies, taken in turn, until one beats its threshold or none is left."""
     cdef int i
+    cdef Group tests
+    group_open(c, &tests, GROUP_TESTS, nd.k >= SPLIT_FROM and rp.n >= 2)
     while not c.aborted and not atomic_load(&rp.found):
         i = fetch_add(&rp.next, 1)
         if i >= rp.n:
-            return
+            break
+        group_next(c, &tests)
         test_reply(c, nd, rp, i)
+    group_close(c, &tests)
 
 
 cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
@@ -481,6 +495,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     cdef int i, j, i0, j0, found, cols_first = 0
     cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed, solved_once = False
+    cdef Group entries
 
     c.stats.nodes += 1
     c.stats.by_cards[k] += 1
@@ -550,12 +565,15 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                     a = g - EPS
                 if g + EPS < beta:
                     b = g + EPS
+        group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
         for i in range(k):
             if rows_in >> i & 1:
                 for j in range(k):
                     if (cols_in >> j & 1) and nd.lo[i][j] < b and nd.hi[i][j] > a \
                             and nd.hi[i][j] - nd.lo[i][j] > EPS:
+                        group_next(c, &entries)
                         refine(c, &nd, i, j, a, b)
+        group_close(c, &entries)
         if c.aborted:
             break
         # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
@@ -614,6 +632,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                     a = alpha - margin
                     b = beta + margin
                 changed = False
+                group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
                 for i in range(k):
                     if rows_in >> i & 1:
                         for j in range(k):
@@ -621,16 +640,21 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                                     and nd.lo[i][j] < b and nd.hi[i][j] > a \
                                     and ((nd.x[i] > 0.0 and y_lo[j] > 0.0)
                                          or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
+                                group_next(c, &entries)
                                 refine(c, &nd, i, j, a, b)
                                 changed = True
+                group_close(c, &entries)
                 if changed:
                     break
                 if a == -INF:
+                    group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
                     for i in range(k):
                         if rows_in >> i & 1:
                             for j in range(k):
                                 if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
+                                    group_next(c, &entries)
                                     refine(c, &nd, i, j, -INF, INF)
+                    group_close(c, &entries)
                     break
                 margin *= STEP5_GROWTH
             continue
@@ -818,6 +842,9 @@ cdef class ExactSearch:
 
     @property
     def stats(self):
+        cdef int v
+        for v in range(SPANS):
+            self.ctx.stats.span[v] = span_of(&self.ctx, v)
         return dict(self.ctx.stats)
 
     @property

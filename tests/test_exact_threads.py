@@ -57,3 +57,18 @@ def test_a_limit_stops_both_threads_with_true_bounds(limit):
     with pytest.raises(SearchLimitError):
         engine.solve(position, limit, card_values=False)
     assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_critical_path_is_within_the_work(seed):
+    """One thread measures the span: never more than the work, shorter as more groups are
+    counted parallel, the whole work where no node is big enough to share (4 cards)."""
+    rng = random.Random(seed)
+    for position in (random_midround(rng, 7), random_deal(rng, 4)):
+        engine = Engine(position)
+        engine.solve(position, card_values=False)
+        stats = engine.search.stats
+        tests, refines, rows = stats["span"]
+        assert 0 < rows <= refines <= tests <= stats["nodes"]
+        if position.hand_size < 5:
+            assert tests == rows == stats["nodes"]
