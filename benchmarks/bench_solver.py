@@ -11,6 +11,10 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   the bounds proven so far, never as a result.
 - with --two-threads, each solved position again on two threads (`--threads 2`): median
   seconds and the speedup over one thread, per position and in total.
+- with --threads 1 2 [...], each position of 7+ cards solved on each of those thread counts,
+  alternated (1, 2, 1, 2, ...) --repeats times, since the machine may be busy with other work:
+  per position the median seconds on each count, and the speedups (median seconds on the
+  first count / median on each other), as medians over the positions and in total.
 - ablations on the 6- and 7-card positions: the same search without pruning (plain backward
   induction with the table), without canonical keys, and with both off; ratios against the
   full search of the same run.
@@ -36,8 +40,8 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   of the same build. Printed last, as `Nodes searched: N`.
 
     python -m benchmarks.bench_solver [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
-        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--proof] [--no-ablations]
-        [--json PATH]
+        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--threads T [T ...]]
+        [--repeats R] [--proof] [--no-ablations] [--json PATH]
     python -m benchmarks.bench_solver --from-json PATH     # the tables of a saved run
 
 (from the repository root: benchmarks/ and tests/ are packages, imported from there)
@@ -459,6 +463,11 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="print the tables of a saved run instead of measuring")
     parser.add_argument("--two-threads", action="store_true",
                         help="solve each position on two threads too: speedups, same run")
+    parser.add_argument("--threads", type=int, nargs="+", default=None,
+                        help="thread counts to compare, alternated on the 7+ card positions"
+                             " (e.g. 1 2)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds of the --threads comparison (default 3)")
     parser.add_argument("--no-ablations", action="store_true",
                         help="skip the ablations (minutes at 7 cards)")
     parser.add_argument("--proof", action="store_true",
@@ -498,6 +507,62 @@ def measure_sizes(args, real_matrices: list) -> Dict[int, List[Run]]:
             print(f"  {size} cards #{k}: {describe(run, args.time_limit)}, {run.seconds:.3f} s,"
                   f" {run.all_nodes:,} nodes", file=sys.stderr, flush=True)
     return runs
+
+
+THREAD_SIZES = 7                          # smaller roots take no helper threads (HELP_FROM)
+
+
+def measure_threads(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
+    """--threads: each solved position of 7+ cards on each thread count, alternated."""
+    out = {}
+    counts = args.threads
+    for size in [s for s in runs if s >= THREAD_SIZES]:
+        rows = []
+        for k, run in enumerate(runs[size]):
+            if not run.solved:
+                continue
+            position = Position.from_text(run.position)
+            seconds = {t: [] for t in counts}
+            values = set()
+            for _ in range(args.repeats):
+                for t in counts:
+                    one = solve_one(position, args.time_limit, threads=t)
+                    seconds[t].append(one.seconds if one.solved else float("inf"))
+                    if one.solved:
+                        values.add(round(one.value, 9))
+            medians = {str(t): median(seconds[t]) for t in counts}
+            rows.append({"position": run.position, "seconds": {str(t): v for t, v in seconds.items()},
+                         "median_seconds": medians, "same_value": len(values) == 1,
+                         "speedup": {str(t): medians[str(counts[0])] / medians[str(t)]
+                                     for t in counts[1:]}})
+            print(f"  threads {size} cards #{k}: " + ", ".join(
+                f"{t}: {medians[str(t)]:.3f} s" for t in counts), file=sys.stderr, flush=True)
+        if rows:
+            out[size] = {"runs": rows, "counts": counts, "summary": {
+                "median_seconds": {str(t): median([r["median_seconds"][str(t)] for r in rows])
+                                   for t in counts},
+                "median_speedup": {str(t): median([r["speedup"][str(t)] for r in rows])
+                                   for t in counts[1:]},
+                "total_speedup": {str(t): ratio(sum(r["median_seconds"][str(counts[0])]
+                                                    for r in rows),
+                                                sum(r["median_seconds"][str(t)] for r in rows))
+                                  for t in counts[1:]},
+                "same_values": all(r["same_value"] for r in rows)}}
+    return out
+
+
+def thread_rows(size: int, d: dict) -> List[list]:
+    counts = d["counts"]
+    rows = [[size, k] + [f"{r['median_seconds'][str(t)]:.3f}" for t in counts]
+            + [f"{r['speedup'][str(t)]:.2f}x" for t in counts[1:]]
+            + ["yes" if r["same_value"] else "NO"] for k, r in enumerate(d["runs"])]
+    s = d["summary"]
+    rows.append([size, "median"] + [f"{s['median_seconds'][str(t)]:.3f}" for t in counts]
+                + [f"{s['median_speedup'][str(t)]:.2f}x" for t in counts[1:]]
+                + ["yes" if s["same_values"] else "NO"])
+    rows.append([size, "total"] + [""] * len(counts)
+                + [f"{s['total_speedup'][str(t)]:.2f}x" for t in counts[1:]] + [""])
+    return rows
 
 
 def measure_ablations(args, runs: Dict[int, List[Run]]) -> Dict[int, Dict[str, dict]]:
@@ -568,6 +633,16 @@ def report(results: dict) -> None:
                 + [f"Brent, {p} threads" for p in BRENT_THREADS],
                 [[e["variant"], f"{e['growth_per_card']:.2f}x", f"{e['parallelism']:.0f}"]
                  + [f"{e['brent'][str(p)]:.1f}x" for p in BRENT_THREADS] for e in estimate]))
+    threads = results.get("threads")                # saved runs before it lack it
+    if threads:
+        counts = next(iter(threads.values()))["counts"]
+        print(f"\n### Threads ({', '.join(map(str, counts))}), alternated"
+              f" {args.repeats} times per position: median seconds\n")
+        print(markdown_table(["cards", "position"] + [f"{t} thread{'s' * (t > 1)} s"
+                                                      for t in counts]
+                             + [f"speedup, {t} threads" for t in counts[1:]] + ["same value"],
+                             [row for size, d in threads.items()
+                              for row in thread_rows(int(size), d)]))
     proofs = results.get("proofs")                  # saved runs before the option lack it
     if proofs:
         print("\n### Search expansions against proof obligations, per level\n")
@@ -598,6 +673,7 @@ def main(argv=None) -> None:
         return
     real_matrices: list = []
     runs = measure_sizes(args, real_matrices)
+    threads = measure_threads(args, runs) if args.threads else {}
     ablations = measure_ablations(args, runs)
     proofs = measure_proofs(args, runs)
     groups = matrix_groups(real_matrices, args.matrices)
@@ -610,6 +686,7 @@ def main(argv=None) -> None:
                   for size, rs in runs.items()},
         "ablations": {str(size): by_name for size, by_name in ablations.items()},
         "proofs": {str(size): d for size, d in proofs.items()},
+        "threads": {str(size): d for size, d in threads.items()},
         "spans": {str(size): d for size, d in
                   ((size, span_summary(runs[size])) for size in SPAN_SIZES if size in runs)
                   if d is not None},

@@ -6,11 +6,15 @@
 #   (set from another thread to stop) and the table's entries (lock-free, see table.pxd).
 # - bulls[r] and bull_code[r] are set for every live rank r < MAX_RANKS before a search.
 # - A Worker's aborted only goes 0 -> 1 during a job: once set, everything its search
-#   returned since is meaningless and nothing more is stored in the table. The main thread
-#   sets its helper's aborted too, when the helper's work is no longer needed.
-# - The main thread's Worker has `helper` (the second thread's Worker, or NULL); a helper's
-#   own `helper` is NULL. `checker` (tests) is a Worker with its own Shared (own table, no
-#   pruning), NULL otherwise.
+#   returned since is meaningless and nothing more is stored in the table. A worker that
+#   handed a helper a job sets the helper's aborted too when the job is no longer needed,
+#   and a helper stops when any worker up its chain of `parent`s is aborted (check_limits).
+# - The pool: `pool` is the search's array of pool_size helper Workers (threads - 1), the
+#   same in every Worker of the search; pool_size is 0 when no helper thread runs (one
+#   thread, a small root). A helper's `job` and `parent` belong to the worker that claimed
+#   it (handoff.pxd) from the claim until it releases the helper; `parent` stays valid while
+#   the job runs, since the claimer waits for it. `checker` (tests, one thread) is a Worker
+#   with its own Shared (own table, no pruning), NULL otherwise.
 # - stats.span[v] (one thread only; meaningless with more) is the critical path so far, in
 #   matrix nodes: the nodes of the longest chain of dependent work if the tasks of every
 #   group that span variant v counts as independent (GROUP_* below) ran at once. It grows
@@ -22,7 +26,14 @@ from table cimport Table
 from lastturns cimport EndgameCache
 from ordering cimport Killers
 from clock cimport Limits, limit_hit
-from handoff cimport Handoff
+from handoff cimport Handoff, atomic_load
+from node cimport Node
+
+cdef extern from "<pthread.h>" nogil:
+    ctypedef unsigned long pthread_t
+
+cdef enum:
+    MAX_THREADS = 1024         # threads of one search, the main thread included
 
 cdef struct Stats:
     long long nodes            # matrix-game nodes searched (3+ cards per hand)
@@ -42,7 +53,7 @@ cdef struct Stats:
     long long fail_highs       # nodes proven >= beta
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
-    long long shared_nodes     # nodes whose reply tests the two threads shared
+    long long shared_nodes     # nodes whose reply tests were shared with helpers
     long long span[3]          # critical path in nodes (see Group below), one thread only:
                                # filled in when the statistics are read
 
@@ -52,7 +63,24 @@ cdef struct Shared:
     int bull_code[MAX_RANKS]   # ... as a key code: 1, 2, 3, 5, 7 -> 0..4
     int no_pruning             # ablation: evaluate every entry exactly (backward induction)
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
+    int threads                # the main thread and its pool's helpers
     Limits limits
+
+cdef struct Replies:
+    # the replies outside a node's restricted game to test, in move order, and what came
+    # of them; tested by the node's worker and the helpers it claimed, taken in turn
+    int n
+    int player[2 * MAX_HAND]
+    int card[2 * MAX_HAND]
+    double t[2]                # each player's threshold (by its own sign, see reply_beats)
+    int beats[2 * MAX_HAND]    # 1: beats its threshold; 0: proven not to; -1: not tested
+    int next                   # the next one to take (atomic: taken by several threads)
+    int found                  # 0, or 1 + the player of a reply found beating: take no
+                               # more
+
+cdef struct Job:
+    Node nd                    # the helper's own copy of the node: it tightens its entries
+    Replies* rp                # the claimer's, on its stack: the claimer waits for the job
 
 cdef struct Worker:
     Shared* shared
@@ -60,18 +88,26 @@ cdef struct Worker:
     EndgameCache endgame       # the 2-card cache, own to each thread
     Killers killers
     int aborted                # this thread must stop: its results since are meaningless
-    int is_helper              # the helper thread: the node limit is the main thread's
-    Worker* helper             # the main thread's: the second thread, NULL for one thread
-    Handoff handoff            # a helper's: its job from the main thread (handoff.pxd)
-    int running                # a helper's: its thread is running
+    int is_helper              # a helper thread: the node limit is the main thread's
+    Worker* pool               # the search's helpers (an array), pool_size of them
+    int pool_size              # 0: no helper thread runs
+    Handoff handoff            # a helper's: its job's state (handoff.pxd)
+    Job job                    # a helper's: the job, written by its claimer
+    Worker* parent             # a helper's: the worker whose job it runs
+    pthread_t thread           # a helper's: its thread, while it runs
     Worker* checker            # tests: verifies every stored bound (see self_check), or NULL
     long long check_failures   # stored bounds the checker found wrong
     long long off_span[3]      # nodes off each critical path (see Group below)
 
 
 cdef inline void check_limits(Worker* w) noexcept nogil:
+    cdef Worker* p = w.parent
     if limit_hit(&w.shared.limits, w.stats.nodes, not w.is_helper):
         w.aborted = 1
+    while p != NULL and not w.aborted:      # a helper: is its job still needed?
+        if atomic_load(&p.aborted):
+            w.aborted = 1
+        p = p.parent
 
 
 # The critical path: groups of tasks a pool of threads could run at once, at nodes of
