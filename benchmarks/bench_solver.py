@@ -14,7 +14,9 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
 - with --threads 1 2 [...], each position of 7+ cards solved on each of those thread counts,
   alternated (1, 2, 1, 2, ...) --repeats times, since the machine may be busy with other work:
   per position the median seconds on each count, and the speedups (median seconds on the
-  first count / median on each other), as medians over the positions and in total.
+  first count / median on each other), as medians over the positions and in total; also the
+  main thread's nodes (median), whose ratio to one thread's nodes says how the work was
+  split, less sensitive to other work on the machine than the seconds.
 - ablations on the 6- and 7-card positions: the same search without pruning (plain backward
   induction with the table), without canonical keys, and with both off; ratios against the
   full search of the same run.
@@ -523,16 +525,19 @@ def measure_threads(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
                 continue
             position = Position.from_text(run.position)
             seconds = {t: [] for t in counts}
+            nodes = {t: [] for t in counts}
             values = set()
             for _ in range(args.repeats):
                 for t in counts:
                     one = solve_one(position, args.time_limit, threads=t)
                     seconds[t].append(one.seconds if one.solved else float("inf"))
+                    nodes[t].append(one.stats["nodes"])
                     if one.solved:
                         values.add(round(one.value, 9))
             medians = {str(t): median(seconds[t]) for t in counts}
             rows.append({"position": run.position, "seconds": {str(t): v for t, v in seconds.items()},
                          "median_seconds": medians, "same_value": len(values) == 1,
+                         "main_nodes": {str(t): median(nodes[t]) for t in counts},
                          "speedup": {str(t): medians[str(counts[0])] / medians[str(t)]
                                      for t in counts[1:]}})
             print(f"  threads {size} cards #{k}: " + ", ".join(
@@ -547,21 +552,28 @@ def measure_threads(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
                                                     for r in rows),
                                                 sum(r["median_seconds"][str(t)] for r in rows))
                                   for t in counts[1:]},
+                "median_node_ratio": {str(t): median([r["main_nodes"][str(counts[0])]
+                                                      / r["main_nodes"][str(t)] for r in rows])
+                                      for t in counts[1:]},
                 "same_values": all(r["same_value"] for r in rows)}}
     return out
 
 
 def thread_rows(size: int, d: dict) -> List[list]:
     counts = d["counts"]
+    first = str(counts[0])
     rows = [[size, k] + [f"{r['median_seconds'][str(t)]:.3f}" for t in counts]
             + [f"{r['speedup'][str(t)]:.2f}x" for t in counts[1:]]
+            + [f"{r['main_nodes'][first] / r['main_nodes'][str(t)]:.2f}x" for t in counts[1:]]
             + ["yes" if r["same_value"] else "NO"] for k, r in enumerate(d["runs"])]
     s = d["summary"]
     rows.append([size, "median"] + [f"{s['median_seconds'][str(t)]:.3f}" for t in counts]
                 + [f"{s['median_speedup'][str(t)]:.2f}x" for t in counts[1:]]
+                + [f"{s['median_node_ratio'][str(t)]:.2f}x" for t in counts[1:]]
                 + ["yes" if s["same_values"] else "NO"])
     rows.append([size, "total"] + [""] * len(counts)
-                + [f"{s['total_speedup'][str(t)]:.2f}x" for t in counts[1:]] + [""])
+                + [f"{s['total_speedup'][str(t)]:.2f}x" for t in counts[1:]]
+                + [""] * (len(counts) - 1) + [""])
     return rows
 
 
@@ -640,7 +652,9 @@ def report(results: dict) -> None:
               f" {args.repeats} times per position: median seconds\n")
         print(markdown_table(["cards", "position"] + [f"{t} thread{'s' * (t > 1)} s"
                                                       for t in counts]
-                             + [f"speedup, {t} threads" for t in counts[1:]] + ["same value"],
+                             + [f"speedup, {t} threads" for t in counts[1:]]
+                             + [f"main-thread nodes, 1 / {t} threads" for t in counts[1:]]
+                             + ["same value"],
                              [row for size, d in threads.items()
                               for row in thread_rows(int(size), d)]))
     proofs = results.get("proofs")                  # saved runs before the option lack it

@@ -78,9 +78,23 @@ cdef struct Replies:
     int found                  # 0, or 1 + the player of a reply found beating: take no
                                # more
 
+cdef struct Entries:
+    # restricted entries of a node to search in one window (a, b), in order; searched by the
+    # node's worker and the helpers it claimed, taken in turn
+    int n
+    int i[MAX_HAND * MAX_HAND]
+    int j[MAX_HAND * MAX_HAND]
+    int done[MAX_HAND * MAX_HAND]   # 1: searched to the end (by some worker)
+    double a
+    double b
+    int next                   # the next one to take (atomic: taken by several threads)
+
 cdef struct Job:
+    # the claimer's reply tests (rp) or entries (es, rp NULL), on its stack: the claimer
+    # waits for the job
     Node nd                    # the helper's own copy of the node: it tightens its entries
-    Replies* rp                # the claimer's, on its stack: the claimer waits for the job
+    Replies* rp
+    Entries* es
 
 cdef struct Worker:
     Shared* shared

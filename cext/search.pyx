@@ -38,10 +38,10 @@ from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
                      release_endgame, allocate_workers, release_workers)
-from context cimport (Stats, Shared, Worker, Replies, Job, MAX_THREADS, check_limits, Group, group_open, group_next,
+from context cimport (Stats, Shared, Worker, Replies, Entries, Job, MAX_THREADS, check_limits, Group, group_open, group_next,
                      group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
                      GROUP_ROWS)
-from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, ENDGAME_LOG2,
+from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ENDGAME_LOG2,
                      CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
                       claim, post, next_job, finish, wait_done, release, tell_quit)
@@ -307,7 +307,7 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
         add_candidates(&rp, nd, 1, cols_in[0], t_cols, c.killers.beat[nd.k][1])
     if test_rows and cols_first:
         add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
-    if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_tests(c, nd, &rp)):
+    if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_work(c, nd, &rp, NULL)):
         test_replies(c, nd, &rp)
     for i in range(rp.n):
         if rp.beats[i] == 1:
@@ -327,7 +327,10 @@ cdef void* helper_loop(void* arg) noexcept nogil:
     """A helper thread: does the jobs workers hand it, until told to quit."""
     cdef Worker* h = <Worker*>arg
     while next_job(&h.handoff):
-        test_replies(h, &h.job.nd, h.job.rp)
+        if h.job.rp != NULL:
+            test_replies(h, &h.job.nd, h.job.rp)
+        else:
+            refine_entries(h, &h.job.nd, h.job.es)
         finish(&h.handoff)
     return NULL
 
@@ -365,20 +368,21 @@ cdef void end_pool(Worker* c) noexcept nogil:
     c.pool_size = 0
 
 
-cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
-    """Test the replies with the idle helpers of the pool (at most one fewer than the
-    replies), each on its own copy of the node, whose findings on the entries are merged
-    back. False (nothing done) if no helper is idle."""
+cdef bint share_work(Worker* c, Node* nd, Replies* rp, Entries* es) noexcept nogil:
+    """Test the replies `rp` (or search the entries `es`, rp NULL) with the idle helpers of
+    the pool (at most one fewer than the tasks), each on its own copy of the node, whose
+    findings on the entries are merged back. False (nothing done) if no helper is idle."""
     cdef Worker* mine[2 * MAX_HAND]
     cdef Worker* h
-    cdef int n = 0, i, j, m
+    cdef int n = 0, i, j, m, tasks = rp.n if rp != NULL else es.n
     for m in range(c.pool_size):
-        if n >= rp.n - 1:
+        if n >= tasks - 1 or n >= 2 * MAX_HAND:
             break
         h = &c.pool[m]
         if claim(&h.handoff):
             h.job.nd = nd[0]
             h.job.rp = rp
+            h.job.es = es
             h.parent = c
             h.aborted = 0
             post(&h.handoff)                  # the helper starts
@@ -387,8 +391,11 @@ cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     if n == 0:
         return False
     c.stats.shared_nodes += 1
-    test_replies(c, nd, rp)
-    if c.aborted or atomic_load(&rp.found):
+    if rp == NULL:
+        refine_entries(c, nd, es)
+    else:
+        test_replies(c, nd, rp)
+    if c.aborted or (rp != NULL and atomic_load(&rp.found)):
         for m in range(n):
             atomic_store(&mine[m].aborted, 1)    # their work is no longer needed
     for m in range(n):
@@ -402,11 +409,54 @@ cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
                         nd.hi[i][j] = h.job.nd.hi[i][j]
             release(&h.handoff)
     # a reply a helper took but left untested (it stopped first) is tested here: "no reply
-    # beats" must never rest on an unfinished test
+    # beats" must never rest on an unfinished test; and an entry is searched to the end
+    if rp == NULL:
+        for i in range(es.n):
+            if not es.done[i] and not c.aborted:
+                refine(c, nd, es.i[i], es.j[i], es.a, es.b)
+        return True
     for i in range(rp.n):
         if rp.beats[i] < 0 and not c.aborted and not rp.found:
             test_reply(c, nd, rp, i)
     return True
+
+
+cdef inline void add_entry(Entries* es, int i, int j) noexcept nogil:
+    es.i[es.n] = i
+    es.j[es.n] = j
+    es.done[es.n] = 0
+    es.n += 1
+
+
+cdef inline void start_entries(Entries* es, double a, double b) noexcept nogil:
+    es.n = 0
+    es.next = 0
+    es.a = a
+    es.b = b
+
+
+cdef void refine_entries(Worker* c, Node* nd, Entries* es) noexcept nogil:
+    """Search the entries, taken in turn, in their window."""
+    cdef int x
+    cdef Group g
+    group_open(c, &g, GROUP_REFINES, nd.k >= SPLIT_FROM)    # the critical path (context.pxd)
+    while not c.aborted:
+        x = fetch_add(&es.next, 1)
+        if x >= es.n:
+            break
+        group_next(c, &g)
+        refine(c, nd, es.i[x], es.j[x], es.a, es.b)
+        if not c.aborted:
+            es.done[x] = 1
+    group_close(c, &g)
+
+
+cdef inline void search_entries(Worker* c, Node* nd, Entries* es) noexcept nogil:
+    """Search the listed entries: with idle helpers if there are some, else alone, in
+    order."""
+    if not (SHARE_REFINES and es.n >= 2 and nd.k >= SPLIT_FROM
+            and share_work(c, nd, NULL, es)):
+        refine_entries(c, nd, es)
 
 
 cdef inline double restricted_game(Worker* c, Node* nd, uint32_t rows, uint32_t cols,
@@ -503,7 +553,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     cdef int i, j, i0, j0, found, cols_first = 0
     cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed, solved_once = False
-    cdef Group entries
+    cdef Entries es
 
     c.stats.nodes += 1
     c.stats.by_cards[k] += 1
@@ -573,15 +623,14 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                     a = g - EPS
                 if g + EPS < beta:
                     b = g + EPS
-        group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
+        start_entries(&es, a, b)
         for i in range(k):
             if rows_in >> i & 1:
                 for j in range(k):
                     if (cols_in >> j & 1) and nd.lo[i][j] < b and nd.hi[i][j] > a \
                             and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                        group_next(c, &entries)
-                        refine(c, &nd, i, j, a, b)
-        group_close(c, &entries)
+                        add_entry(&es, i, j)
+        search_entries(c, &nd, &es)
         if c.aborted:
             break
         # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
@@ -639,8 +688,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                 else:
                     a = alpha - margin
                     b = beta + margin
-                changed = False
-                group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
+                start_entries(&es, a, b)
                 for i in range(k):
                     if rows_in >> i & 1:
                         for j in range(k):
@@ -648,21 +696,19 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                                     and nd.lo[i][j] < b and nd.hi[i][j] > a \
                                     and ((nd.x[i] > 0.0 and y_lo[j] > 0.0)
                                          or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
-                                group_next(c, &entries)
-                                refine(c, &nd, i, j, a, b)
-                                changed = True
-                group_close(c, &entries)
+                                add_entry(&es, i, j)
+                changed = es.n > 0
+                search_entries(c, &nd, &es)
                 if changed:
                     break
                 if a == -INF:
-                    group_open(c, &entries, GROUP_REFINES, k >= SPLIT_FROM)
+                    start_entries(&es, -INF, INF)
                     for i in range(k):
                         if rows_in >> i & 1:
                             for j in range(k):
                                 if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                                    group_next(c, &entries)
-                                    refine(c, &nd, i, j, -INF, INF)
-                    group_close(c, &entries)
+                                    add_entry(&es, i, j)
+                    search_entries(c, &nd, &es)
                     break
                 margin *= STEP5_GROWTH
             continue
