@@ -214,7 +214,7 @@ TWO_THREAD_HEADERS = ["cards", "median s, one thread", "median s, two threads", 
 
 
 # the critical path ---------------------------------------------------------------------------
-SPAN_SIZES = (7, 8, DEAL)                 # smaller roots take no threads (HELP_FROM)
+SPAN_SIZES = (7, 8, 9, DEAL)              # smaller roots take no threads (HELP_FROM)
 SPAN_VARIANTS = ["reply tests", "+ entry refines, first null-window passes", "+ row choices"]
 BRENT_THREADS = (2, 8, 16, 32, 64)
 
