@@ -204,16 +204,22 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
     cdef const double* w = &nd.y[0] if player == 0 else &nd.x[0]
     cdef int o, pick
     cdef double low_sum, high_sum, gap, widest, a, b, lo, hi
-    cdef Group first
+    cdef Entries first
     # first a cheap null-window test of each entry against t itself: if none exceeds t,
-    # neither does their mean
-    group_open(c, &first, GROUP_REFINES, nd.k >= SPLIT_FROM)
+    # neither does their mean. The entries, in player 1's terms (see refine_for), may go to
+    # idle helpers
+    if player == 0:
+        start_entries(&first, t, t + EPS)
+    else:
+        start_entries(&first, -(t + EPS), -t)
     for o in range(nd.k):
         if w[o] > 0.0 and low_for(nd, player, card, o) < t \
-                and high_for(nd, player, card, o) > t + TINY and not c.aborted:
-            group_next(c, &first)
-            refine_for(c, nd, player, card, o, t, t + EPS)
-    group_close(c, &first)
+                and high_for(nd, player, card, o) > t + TINY:
+            if player == 0:
+                add_entry(&first, card, o)
+            else:
+                add_entry(&first, o, card)
+    search_entries(c, nd, &first)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
