@@ -205,21 +205,32 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
     cdef int o, pick
     cdef double low_sum, high_sum, gap, widest, a, b, lo, hi
     cdef Entries first
+    cdef Group alone
     # first a cheap null-window test of each entry against t itself: if none exceeds t,
-    # neither does their mean. The entries, in player 1's terms (see refine_for), may go to
-    # idle helpers
-    if player == 0:
-        start_entries(&first, t, t + EPS)
+    # neither does their mean
+    if c.pool_size == 0 or nd.k < SPLIT_FROM:
+        # alone: straight (a hot path, called at every size)
+        group_open(c, &alone, GROUP_REFINES, nd.k >= SPLIT_FROM)
+        for o in range(nd.k):
+            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
+                    and high_for(nd, player, card, o) > t + TINY and not c.aborted:
+                group_next(c, &alone)
+                refine_for(c, nd, player, card, o, t, t + EPS)
+        group_close(c, &alone)
     else:
-        start_entries(&first, -(t + EPS), -t)
-    for o in range(nd.k):
-        if w[o] > 0.0 and low_for(nd, player, card, o) < t \
-                and high_for(nd, player, card, o) > t + TINY:
-            if player == 0:
-                add_entry(&first, card, o)
-            else:
-                add_entry(&first, o, card)
-    search_entries(c, nd, &first)
+        # the same entries, in player 1's terms (see refine_for), may go to idle helpers
+        if player == 0:
+            start_entries(&first, t, t + EPS)
+        else:
+            start_entries(&first, -(t + EPS), -t)
+        for o in range(nd.k):
+            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
+                    and high_for(nd, player, card, o) > t + TINY:
+                if player == 0:
+                    add_entry(&first, card, o)
+                else:
+                    add_entry(&first, o, card)
+        search_entries(c, nd, &first)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
