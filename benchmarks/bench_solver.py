@@ -11,6 +11,12 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   the bounds proven so far, never as a result.
 - with --two-threads, each solved position again on two threads (`--threads 2`): median
   seconds and the speedup over one thread, per position and in total.
+- with --threads 1 2 [...], each position of 7+ cards solved on each of those thread counts,
+  alternated (1, 2, 1, 2, ...) --repeats times, since the machine may be busy with other work:
+  per position the median seconds on each count, and the speedups (median seconds on the
+  first count / median on each other), as medians over the positions and in total; also the
+  main thread's nodes (median), whose ratio to one thread's nodes says how the work was
+  split, less sensitive to other work on the machine than the seconds.
 - ablations on the 6- and 7-card positions: the same search without pruning (plain backward
   induction with the table), without canonical keys, and with both off; ratios against the
   full search of the same run.
@@ -23,12 +29,21 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   (benchmarks/proof.py), against the search's expansions (`expanded_by_cards`); the ratio
   says how much more the search does than such a proof. Also the search's exact nodes
   against the proof's states that need both bounds (at the value: exact).
+- the critical path of the 7- and 8-card positions (and deals), from the one-thread solves:
+  the work (matrix nodes) and the span (the nodes of the longest chain of dependent work if
+  every group of tasks the threads may share ran at once: cext/context.pxd), work / span,
+  and Brent's estimate of the speedup on P threads, work / (work / P + span), in three
+  variants: the reply tests alone shared; also the restricted entries' refines and each
+  test's first null-window pass; also the row choices of a too-low card. An estimate only:
+  with real threads the work itself changes (a test that beats stops the others, and
+  speculative work is wasted), and memory and the table are shared.
 - a regression signature, like Stockfish's `bench`: the nodes searched (matrix-game nodes plus
   small nodes) over a fixed set of positions, independent of the options; identical across runs
   of the same build. Printed last, as `Nodes searched: N`.
 
     python -m benchmarks.bench_solver [--quick] [--seed S] [--sizes 6 7 8 10] [--count N]
-        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--proof] [--json PATH]
+        [--deals N] [--time-limit S] [--matrices N] [--two-threads] [--threads T [T ...]]
+        [--repeats R] [--proof] [--no-ablations] [--json PATH]
     python -m benchmarks.bench_solver --from-json PATH     # the tables of a saved run
 
 (from the repository root: benchmarks/ and tests/ are packages, imported from there)
@@ -97,6 +112,7 @@ class Run:
     seconds: float
     stats: dict
     seconds_two_threads: Optional[float] = None     # with --two-threads, when solved
+    span: Optional[List[int]] = None      # one thread: the critical paths (SPAN_VARIANTS)
 
     @property
     def all_nodes(self) -> int:
@@ -116,9 +132,11 @@ def solve_one(position: Position, time_limit: float, ablation: Dict[str, bool] =
         return Run(position.to_text(), False, None, limit.bounds,
                    time.perf_counter() - start, limit.stats.to_dict())
     seconds = time.perf_counter() - start
+    span = engine.search.stats["span"] if threads == 1 else None
     if keep_matrix is not None:
         keep_matrix.append(engine.full_matrix(position))
-    return Run(position.to_text(), True, solution.value, None, seconds, solution.stats.to_dict())
+    return Run(position.to_text(), True, solution.value, None, seconds, solution.stats.to_dict(),
+               span=span)
 
 
 def describe(run: Run, time_limit: float) -> str:
@@ -193,6 +211,70 @@ SIZE_HEADERS = ["cards", "solved", "median s", "worst s", "median nodes", "total
 
 TWO_THREAD_HEADERS = ["cards", "median s, one thread", "median s, two threads", "median speedup",
                       "total speedup"]
+
+
+# the critical path ---------------------------------------------------------------------------
+SPAN_SIZES = (7, 8, 9, DEAL)              # smaller roots take no threads (HELP_FROM)
+SPAN_VARIANTS = ["reply tests", "+ entry refines, first null-window passes", "+ row choices"]
+BRENT_THREADS = (2, 8, 16, 32, 64)
+
+
+def brent(work: int, span: int, threads: int) -> float:
+    """Brent's estimate of the speedup on `threads` threads: a greedy schedule takes at most
+    work / P + span steps."""
+    return work / (work / threads + span)
+
+
+def span_summary(runs: List[Run]) -> Optional[dict]:
+    """Per variant: the median of work / span and of each Brent estimate over the solved
+    positions, and each position's numbers."""
+    measured = [r for r in runs if r.solved and r.span]
+    if not measured:
+        return None
+    variants = []
+    for v, name in enumerate(SPAN_VARIANTS):
+        per = [{"work": r.stats["nodes"], "span": r.span[v],
+                "parallelism": r.stats["nodes"] / r.span[v],
+                "brent": {str(p): brent(r.stats["nodes"], r.span[v], p) for p in BRENT_THREADS}}
+               for r in measured]
+        variants.append({"variant": name, "positions": per,
+                         "median_parallelism": median([d["parallelism"] for d in per]),
+                         "median_brent": {str(p): median([d["brent"][str(p)] for d in per])
+                                          for p in BRENT_THREADS}})
+    return {"positions": len(measured), "seconds": [r.seconds for r in measured],
+            "variants": variants}
+
+
+def span_rows(size: int, d: dict) -> List[list]:
+    rows = []
+    for v in d["variants"]:
+        for k, one in enumerate(v["positions"]):
+            rows.append([size, k, v["variant"], f"{one['work']:,}", f"{one['span']:,}",
+                         f"{one['parallelism']:.1f}"]
+                        + [f"{one['brent'][str(p)]:.2f}x" for p in BRENT_THREADS])
+        rows.append([size, "median", v["variant"], "", "", f"{v['median_parallelism']:.1f}"]
+                    + [f"{v['median_brent'][str(p)]:.2f}x" for p in BRENT_THREADS])
+    return rows
+
+
+SPAN_HEADERS = (["cards", "position", "shared", "work (nodes)", "span (nodes)", "work / span"]
+                + [f"Brent, {p} threads" for p in BRENT_THREADS])
+
+
+def deal_estimate(spans: Dict[str, dict]) -> Optional[List[dict]]:
+    """Full deals from the 7- and 8-card medians, where no deal was measured: work / span
+    grown by its 7-to-8 factor per card (an extrapolation, two more cards out)."""
+    if "7" not in spans or "8" not in spans or str(DEAL) in spans:
+        return None
+    out = []
+    for v7, v8 in zip(spans["7"]["variants"], spans["8"]["variants"]):
+        growth = v8["median_parallelism"] / v7["median_parallelism"]
+        parallelism = v8["median_parallelism"] * growth ** (DEAL - 8)
+        out.append({"variant": v8["variant"], "growth_per_card": growth,
+                    "parallelism": parallelism,
+                    "brent": {str(p): p * parallelism / (parallelism + p)
+                              for p in BRENT_THREADS}})
+    return out
 
 
 # ablations -----------------------------------------------------------------------------------
@@ -383,6 +465,13 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="print the tables of a saved run instead of measuring")
     parser.add_argument("--two-threads", action="store_true",
                         help="solve each position on two threads too: speedups, same run")
+    parser.add_argument("--threads", type=int, nargs="+", default=None,
+                        help="thread counts to compare, alternated on the 7+ card positions"
+                             " (e.g. 1 2)")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="rounds of the --threads comparison (default 3)")
+    parser.add_argument("--no-ablations", action="store_true",
+                        help="skip the ablations (minutes at 7 cards)")
     parser.add_argument("--proof", action="store_true",
                         help="search expansions against proof obligations per level on the "
                              "6-, 7- and 8-card positions (minutes at 8 cards)")
@@ -396,7 +485,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     for key, value in (quick if args.quick else full).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
-    args.ablation_sizes = [6] if args.quick else [s for s in ABLATION_SIZES if s in args.sizes]
+    args.ablation_sizes = [] if args.no_ablations else [6] if args.quick else [
+        s for s in ABLATION_SIZES if s in args.sizes]
     args.proof_sizes = [6] if args.quick else (
         [s for s in PROOF_SIZES if s in args.sizes] if args.proof else [])
     return args
@@ -419,6 +509,72 @@ def measure_sizes(args, real_matrices: list) -> Dict[int, List[Run]]:
             print(f"  {size} cards #{k}: {describe(run, args.time_limit)}, {run.seconds:.3f} s,"
                   f" {run.all_nodes:,} nodes", file=sys.stderr, flush=True)
     return runs
+
+
+THREAD_SIZES = 7                          # smaller roots take no helper threads (HELP_FROM)
+
+
+def measure_threads(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
+    """--threads: each solved position of 7+ cards on each thread count, alternated."""
+    out = {}
+    counts = args.threads
+    for size in [s for s in runs if s >= THREAD_SIZES]:
+        rows = []
+        for k, run in enumerate(runs[size]):
+            if not run.solved:
+                continue
+            position = Position.from_text(run.position)
+            seconds = {t: [] for t in counts}
+            nodes = {t: [] for t in counts}
+            values = set()
+            for _ in range(args.repeats):
+                for t in counts:
+                    one = solve_one(position, args.time_limit, threads=t)
+                    seconds[t].append(one.seconds if one.solved else float("inf"))
+                    nodes[t].append(one.stats["nodes"])
+                    if one.solved:
+                        values.add(round(one.value, 9))
+            medians = {str(t): median(seconds[t]) for t in counts}
+            rows.append({"position": run.position, "seconds": {str(t): v for t, v in seconds.items()},
+                         "median_seconds": medians, "same_value": len(values) == 1,
+                         "main_nodes": {str(t): median(nodes[t]) for t in counts},
+                         "speedup": {str(t): medians[str(counts[0])] / medians[str(t)]
+                                     for t in counts[1:]}})
+            print(f"  threads {size} cards #{k}: " + ", ".join(
+                f"{t}: {medians[str(t)]:.3f} s" for t in counts), file=sys.stderr, flush=True)
+        if rows:
+            out[size] = {"runs": rows, "counts": counts, "summary": {
+                "median_seconds": {str(t): median([r["median_seconds"][str(t)] for r in rows])
+                                   for t in counts},
+                "median_speedup": {str(t): median([r["speedup"][str(t)] for r in rows])
+                                   for t in counts[1:]},
+                "total_speedup": {str(t): ratio(sum(r["median_seconds"][str(counts[0])]
+                                                    for r in rows),
+                                                sum(r["median_seconds"][str(t)] for r in rows))
+                                  for t in counts[1:]},
+                "median_node_ratio": {str(t): median([r["main_nodes"][str(counts[0])]
+                                                      / r["main_nodes"][str(t)] for r in rows])
+                                      for t in counts[1:]},
+                "same_values": all(r["same_value"] for r in rows)}}
+    return out
+
+
+def thread_rows(size: int, d: dict) -> List[list]:
+    counts = d["counts"]
+    first = str(counts[0])
+    rows = [[size, k] + [f"{r['median_seconds'][str(t)]:.3f}" for t in counts]
+            + [f"{r['speedup'][str(t)]:.2f}x" for t in counts[1:]]
+            + [f"{r['main_nodes'][first] / r['main_nodes'][str(t)]:.2f}x" for t in counts[1:]]
+            + ["yes" if r["same_value"] else "NO"] for k, r in enumerate(d["runs"])]
+    s = d["summary"]
+    rows.append([size, "median"] + [f"{s['median_seconds'][str(t)]:.3f}" for t in counts]
+                + [f"{s['median_speedup'][str(t)]:.2f}x" for t in counts[1:]]
+                + [f"{s['median_node_ratio'][str(t)]:.2f}x" for t in counts[1:]]
+                + ["yes" if s["same_values"] else "NO"])
+    rows.append([size, "total"] + [""] * len(counts)
+                + [f"{s['total_speedup'][str(t)]:.2f}x" for t in counts[1:]]
+                + [""] * (len(counts) - 1) + [""])
+    return rows
 
 
 def measure_ablations(args, runs: Dict[int, List[Run]]) -> Dict[int, Dict[str, dict]]:
@@ -472,6 +628,35 @@ def report(results: dict) -> None:
             print(f"\nTarget: >= {TARGETS['backward_induction_ratio_7']}x fewer nodes than plain"
                   f" backward induction (no pruning, no canonical keys) at 7 cards:"
                   f" measured {target:,.1f}x.")
+    spans = results.get("spans")                    # saved runs before it lack it
+    if spans:
+        print("\n### Critical path (one thread): work, span and Brent's estimate of the speedup\n")
+        print(markdown_table(SPAN_HEADERS, [row for size, d in spans.items()
+                                            for row in span_rows(int(size), d)]))
+        print("\nWork: matrix nodes; span: the nodes of the longest chain of dependent work if"
+              " the groups shared ran at once (nodes of 5+ cards); Brent: work / (work / P +"
+              " span). An estimate: real threads change the work (a test that beats stops"
+              " the others; speculative work is wasted).")
+        estimate = results.get("deal_estimate")
+        if estimate:
+            print("\nFull deals, extrapolated from the medians at 7 and 8 cards:\n")
+            print(markdown_table(
+                ["shared", "work / span growth per card", "work / span at 10 cards"]
+                + [f"Brent, {p} threads" for p in BRENT_THREADS],
+                [[e["variant"], f"{e['growth_per_card']:.2f}x", f"{e['parallelism']:.0f}"]
+                 + [f"{e['brent'][str(p)]:.1f}x" for p in BRENT_THREADS] for e in estimate]))
+    threads = results.get("threads")                # saved runs before it lack it
+    if threads:
+        counts = next(iter(threads.values()))["counts"]
+        print(f"\n### Threads ({', '.join(map(str, counts))}), alternated"
+              f" {args.repeats} times per position: median seconds\n")
+        print(markdown_table(["cards", "position"] + [f"{t} thread{'s' * (t > 1)} s"
+                                                      for t in counts]
+                             + [f"speedup, {t} threads" for t in counts[1:]]
+                             + [f"main-thread nodes, 1 / {t} threads" for t in counts[1:]]
+                             + ["same value"],
+                             [row for size, d in threads.items()
+                              for row in thread_rows(int(size), d)]))
     proofs = results.get("proofs")                  # saved runs before the option lack it
     if proofs:
         print("\n### Search expansions against proof obligations, per level\n")
@@ -502,6 +687,7 @@ def main(argv=None) -> None:
         return
     real_matrices: list = []
     runs = measure_sizes(args, real_matrices)
+    threads = measure_threads(args, runs) if args.threads else {}
     ablations = measure_ablations(args, runs)
     proofs = measure_proofs(args, runs)
     groups = matrix_groups(real_matrices, args.matrices)
@@ -514,10 +700,15 @@ def main(argv=None) -> None:
                   for size, rs in runs.items()},
         "ablations": {str(size): by_name for size, by_name in ablations.items()},
         "proofs": {str(size): d for size, d in proofs.items()},
+        "threads": {str(size): d for size, d in threads.items()},
+        "spans": {str(size): d for size, d in
+                  ((size, span_summary(runs[size])) for size in SPAN_SIZES if size in runs)
+                  if d is not None},
         "matrix_games": groups,
         "matgame_call_floor_us": call_floor_us(),
         "signature": signature(),
     }
+    results["deal_estimate"] = deal_estimate(results["spans"])
     results["targets"] = {
         "highs_ratio": groups[-1]["ratio"],
         **({"backward_induction_ratio_7":

@@ -1,17 +1,22 @@
-# A job handed from the search's main thread to its helper thread, and back.
+# A job handed by one worker of a search (the main thread or a helper) to an idle helper
+# thread of the pool, and back.
 #
 # Invariants:
-# - `state` is IDLE (no job), POSTED (a job waits for the helper) or RUNNING (the helper is
-#   doing it). Only the main thread goes IDLE -> POSTED (post) and POSTED -> IDLE (withdraw:
-#   the helper never started it, the main thread did the work alone); only the helper goes
-#   POSTED -> RUNNING (a compare-and-swap decides the race with withdraw) and RUNNING -> IDLE
-#   (finish). So the main thread may reuse a job's memory once the state is IDLE again.
-# - Neither side spins for long: a waiter polls SPIN_ROUNDS times (a job often starts or
-#   ends within microseconds), then sleeps on a condition variable. A waiting thread then
-#   costs nothing, and the main thread never waits for a helper that has not started, so a
-#   second thread on a busy machine cannot make a search much slower.
-# - state, job and quit are written under `lock` or by compare-and-swap (so no wake-up is
-#   lost), and read atomically outside it.
+# - A helper's `state` goes IDLE -> CLAIMED -> POSTED -> RUNNING -> DONE -> IDLE, or
+#   POSTED -> IDLE (withdrawn). Any worker may claim an IDLE helper, by compare-and-swap:
+#   one claim wins; from then on the claimer owns the job until it sets IDLE again. The
+#   claimer writes the job and posts it (POSTED); the helper takes it by compare-and-swap
+#   (RUNNING), which decides the race with the claimer's withdraw (POSTED -> IDLE: the
+#   helper never started, the claimer did the work alone). The helper says DONE; only then
+#   may the claimer read what the job left (the helper touches it no more), and it sets IDLE
+#   after: no other worker can claim the helper, and overwrite the job, before.
+# - Neither side spins for long: a waiter polls SPIN_ROUNDS times, yielding the core each
+#   time to any other runnable thread (a job often starts or ends within microseconds), then
+#   sleeps on a condition variable. On a busy machine a waiting thread gives its core away
+#   at once, and a claimer never waits for a helper that has not started, so more threads
+#   than free cores cannot make a search much slower.
+# - state and quit are written under `lock` or by compare-and-swap (so no wake-up is lost),
+#   and read atomically outside it.
 # - init before the helper thread starts, destroy after it is joined.
 
 cdef extern from "<pthread.h>" nogil:
@@ -28,6 +33,9 @@ cdef extern from "<pthread.h>" nogil:
     int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
     int pthread_cond_signal(pthread_cond_t* cond)
 
+cdef extern from "<sched.h>" nogil:
+    int sched_yield()
+
 cdef extern from *:
     """
     #define nimmt_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
@@ -37,11 +45,6 @@ cdef extern from *:
         return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST,
                                            __ATOMIC_SEQ_CST);
     }
-    #if defined(__x86_64__) || defined(__i386__)
-    #define nimmt_relax() __builtin_ia32_pause()
-    #else
-    #define nimmt_relax() ((void)0)
-    #endif
     """
     int fetch_add "nimmt_fetch_add" (int*, int) nogil
     int atomic_load "nimmt_load" (int*) nogil
@@ -49,26 +52,25 @@ cdef extern from *:
     bint compare_and_swap "nimmt_cas" (int* p, int expected, int desired) nogil
     void* load_ptr "nimmt_load" (void**) nogil
     void store_ptr "nimmt_store" (void**, void*) nogil
-    void relax "nimmt_relax" () nogil
 
 cdef enum:
-    SPIN_ROUNDS = 2000     # polls before sleeping: a few microseconds
+    SPIN_ROUNDS = 200      # polls (each a yield) before sleeping: microseconds on a free core
     IDLE = 0
-    POSTED = 1
-    RUNNING = 2
+    CLAIMED = 1
+    POSTED = 2
+    RUNNING = 3
+    DONE = 4
 
 cdef struct Handoff:
-    int state              # IDLE, POSTED or RUNNING
-    void* job              # the job posted or running
+    int state              # IDLE, CLAIMED, POSTED, RUNNING or DONE
     int quit               # the search is over: the helper ends
     pthread_mutex_t lock
     pthread_cond_t posted  # a job posted, or quit
-    pthread_cond_t done    # a job finished
+    pthread_cond_t done    # a job done
 
 
 cdef inline void handoff_init(Handoff* h) noexcept nogil:
     h.state = IDLE
-    h.job = NULL
     h.quit = 0
     pthread_mutex_init(&h.lock, NULL)
     pthread_cond_init(&h.posted, NULL)
@@ -81,62 +83,68 @@ cdef inline void handoff_destroy(Handoff* h) noexcept nogil:
     pthread_mutex_destroy(&h.lock)
 
 
-cdef inline bint is_idle(Handoff* h) noexcept nogil:
-    return atomic_load(&h.state) == IDLE
+cdef inline bint claim(Handoff* h) noexcept nogil:
+    """Any worker: the helper if it is idle (True), now the caller's to post a job to."""
+    return atomic_load(&h.state) == IDLE and compare_and_swap(&h.state, IDLE, CLAIMED)
 
 
-cdef inline void post(Handoff* h, void* job) noexcept nogil:
-    """Main thread: hand `job` to the idle helper."""
+cdef inline void post(Handoff* h) noexcept nogil:
+    """Claimer, the job written: the helper may start."""
     pthread_mutex_lock(&h.lock)
-    store_ptr(&h.job, job)
     atomic_store(&h.state, POSTED)
     pthread_cond_signal(&h.posted)
     pthread_mutex_unlock(&h.lock)
 
 
-cdef inline void* next_job(Handoff* h) noexcept nogil:
-    """Helper: the next job (now RUNNING), NULL when told to quit."""
+cdef inline bint next_job(Handoff* h) noexcept nogil:
+    """Helper: wait for a job and take it (now RUNNING); False when told to quit."""
     cdef int n
     for n in range(SPIN_ROUNDS):
         if atomic_load(&h.quit):
-            return NULL
+            return False
         if atomic_load(&h.state) == POSTED and compare_and_swap(&h.state, POSTED, RUNNING):
-            return load_ptr(&h.job)
-        relax()
+            return True
+        sched_yield()
     pthread_mutex_lock(&h.lock)
     while not h.quit and not compare_and_swap(&h.state, POSTED, RUNNING):
         pthread_cond_wait(&h.posted, &h.lock)
     pthread_mutex_unlock(&h.lock)
-    return NULL if h.quit else load_ptr(&h.job)
+    return not h.quit
 
 
 cdef inline void finish(Handoff* h) noexcept nogil:
-    """Helper: the job is done."""
+    """Helper: the job is done; the claimer may read it."""
     pthread_mutex_lock(&h.lock)
-    atomic_store(&h.state, IDLE)
+    atomic_store(&h.state, DONE)
     pthread_cond_signal(&h.done)
     pthread_mutex_unlock(&h.lock)
 
 
 cdef inline bint wait_done(Handoff* h) noexcept nogil:
-    """Main thread, its own share of the job done: withdraw the job if the helper has not
-    started it (False), else wait until the helper has finished it (True)."""
+    """Claimer, its own share of the work done: withdraw the job if the helper has not
+    started it (False: the helper is IDLE again), else wait until it is DONE (True; the
+    claimer then reads the job and calls release)."""
     cdef int n
     if compare_and_swap(&h.state, POSTED, IDLE):
         return False
     for n in range(SPIN_ROUNDS):
-        if atomic_load(&h.state) == IDLE:
+        if atomic_load(&h.state) == DONE:
             return True
-        relax()
+        sched_yield()
     pthread_mutex_lock(&h.lock)
-    while h.state != IDLE:
+    while h.state != DONE:
         pthread_cond_wait(&h.done, &h.lock)
     pthread_mutex_unlock(&h.lock)
     return True
 
 
+cdef inline void release(Handoff* h) noexcept nogil:
+    """Claimer, the job read: the helper is free for any worker."""
+    atomic_store(&h.state, IDLE)
+
+
 cdef inline void tell_quit(Handoff* h) noexcept nogil:
-    """Main thread, the helper idle: end the helper's loop."""
+    """Main thread, the search over (every helper idle): end the helper's loop."""
     pthread_mutex_lock(&h.lock)
     atomic_store(&h.quit, 1)
     pthread_cond_signal(&h.posted)

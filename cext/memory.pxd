@@ -7,12 +7,15 @@
 #   least one bucket); a 2-card cache's is a power of two of slots.
 # - A released table or cache has its pointer NULL, and releasing it again does nothing:
 #   every owner frees through release_table / release_endgame whatever it holds.
+# - The pool's helper Workers are one array (allocate_workers), released with the 2-card
+#   caches they hold (release_workers).
 
 from posix.mman cimport (mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE,
                          MAP_ANONYMOUS, MAP_FAILED, MADV_HUGEPAGE)
 from libc.stdint cimport uint64_t
 from table cimport TTEntry, Table
 from lastturns cimport EndgameSlot, EndgameCache
+from context cimport Worker
 
 
 cdef inline void* zeroed_pages(size_t size) noexcept nogil:
@@ -65,3 +68,18 @@ cdef inline void release_endgame(EndgameCache* cache) noexcept nogil:
     if cache.slots != NULL:
         munmap(cache.slots, (cache.mask + 1) * sizeof(EndgameSlot))
     cache.slots = NULL
+
+
+cdef inline Worker* allocate_workers(int n) noexcept nogil:
+    """n Workers, zeroed (no cache yet). NULL if refused."""
+    return <Worker*>zeroed_pages(n * sizeof(Worker))
+
+
+cdef inline void release_workers(Worker* workers, int n) noexcept nogil:
+    """The array and each Worker's 2-card cache (those allocated: the others are NULL)."""
+    cdef int i
+    if workers == NULL:
+        return
+    for i in range(n):
+        release_endgame(&workers[i].endgame)
+    munmap(workers, n * sizeof(Worker))

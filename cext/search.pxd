@@ -10,6 +10,7 @@ cdef enum:
     GUESS_DEEPER = 7     # nodes with this many cards look two turns ahead to order moves
     SPLIT_FROM = 5       # nodes with this many cards share their tests with an idle helper
     HELP_FROM = 7        # searches of smaller roots take no helper: too few nodes to share
+    SHARE_REFINES = 1    # idle helpers also take the restricted entries of steps 1 and 5
     ENDGAME_LOG2 = 20    # 2-card cache: 2**20 slots, 16 MB per thread (by default)
 
 cdef extern from *:

@@ -17,9 +17,9 @@ The pieces that do not recurse are headers beside this file, one concern each: s
 (compact states and the rules on them), key.pxd (canonical keys), table.pxd (transposition
 table), lastturns.pxd (the last two turns in closed form, the 2-card cache), node.pxd (a
 node's entry bounds and guarantees), ordering.pxd (move ordering), clock.pxd (limits),
-memory.pxd (raw memory), handoff.pxd (a job from the main thread to the helper), context.pxd
+memory.pxd (raw memory), handoff.pxd (a job from a worker to an idle helper), context.pxd
 (what a search and each of its threads hold), and search.pxd (the tuning knobs). What
-recurses into the search is here, and the helper thread's loop.
+recurses into the search is here, and the helper threads' loop.
 """
 from collections import namedtuple
 
@@ -37,12 +37,14 @@ from node cimport (INF, EPS, TINY, Node, NodeReport, low_for, high_for, guarante
 from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
-                     release_endgame)
-from context cimport Stats, Shared, Worker, check_limits
-from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, ENDGAME_LOG2,
+                     release_endgame, allocate_workers, release_workers)
+from context cimport (Stats, Shared, Worker, Replies, Entries, Job, MAX_THREADS, check_limits, Group, group_open, group_next,
+                     group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
+                     GROUP_ROWS)
+from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ENDGAME_LOG2,
                      CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
-                      is_idle, post, next_job, finish, wait_done, tell_quit)
+                      claim, post, next_job, finish, wait_done, release, tell_quit)
 from matgame cimport solve_game
 
 cdef extern from "<pthread.h>" nogil:
@@ -111,13 +113,16 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
     cdef int reward, owner, n
     cdef int order[4]
     cdef double v, best
+    cdef Group rows
     c.stats.evaluations += 1
     owner = resolve(c.shared.bulls, s, a, b, 0, &t, &reward)
     if owner < 0:
         return child_value(c, &t, k - 1, reward, alpha, beta)
     rows_by_bulls(s, order)
     best = -INF if owner == 0 else INF
+    group_open(c, &rows, GROUP_ROWS, k >= SPLIT_FROM)     # the critical path (context.pxd)
     for n in range(4):
+        group_next(c, &rows)
         resolve(c.shared.bulls, s, a, b, order[n], &t, &reward)
         if owner == 0:
             v = child_value(c, &t, k - 1, reward, alpha if alpha > best else best, beta)
@@ -133,6 +138,7 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
                 break
         if c.aborted:
             break
+    group_close(c, &rows)
     return best
 
 
@@ -198,12 +204,33 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
     cdef const double* w = &nd.y[0] if player == 0 else &nd.x[0]
     cdef int o, pick
     cdef double low_sum, high_sum, gap, widest, a, b, lo, hi
+    cdef Entries first
+    cdef Group alone
     # first a cheap null-window test of each entry against t itself: if none exceeds t,
     # neither does their mean
-    for o in range(nd.k):
-        if w[o] > 0.0 and low_for(nd, player, card, o) < t \
-                and high_for(nd, player, card, o) > t + TINY and not c.aborted:
-            refine_for(c, nd, player, card, o, t, t + EPS)
+    if c.pool_size == 0 or nd.k < SPLIT_FROM:
+        # alone: straight (a hot path, called at every size)
+        group_open(c, &alone, GROUP_REFINES, nd.k >= SPLIT_FROM)
+        for o in range(nd.k):
+            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
+                    and high_for(nd, player, card, o) > t + TINY and not c.aborted:
+                group_next(c, &alone)
+                refine_for(c, nd, player, card, o, t, t + EPS)
+        group_close(c, &alone)
+    else:
+        # the same entries, in player 1's terms (see refine_for), may go to idle helpers
+        if player == 0:
+            start_entries(&first, t, t + EPS)
+        else:
+            start_entries(&first, -(t + EPS), -t)
+        for o in range(nd.k):
+            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
+                    and high_for(nd, player, card, o) > t + TINY:
+                if player == 0:
+                    add_entry(&first, card, o)
+                else:
+                    add_entry(&first, o, card)
+        search_entries(c, nd, &first)
     while not c.aborted:
         low_sum = 0.0
         high_sum = 0.0
@@ -233,18 +260,6 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
             b = INF
         settle_for(c, nd, player, card, pick, a, b)
     return False
-
-
-cdef struct Replies:
-    # the replies outside the restricted game to test, in move order, and what came of them
-    int n
-    int player[2 * MAX_HAND]
-    int card[2 * MAX_HAND]
-    double t[2]                # each player's threshold (by its own sign, see reply_beats)
-    int beats[2 * MAX_HAND]    # 1: beats its threshold; 0: proven not to; -1: not tested
-    int next                   # the next one to take (taken by two threads at once)
-    int found                  # 0, or 1 + the player of a reply found beating: take no
-                               # more
 
 
 cdef inline void add_candidates(Replies* rp, Node* nd, int player, uint32_t cards_in,
@@ -279,11 +294,15 @@ cdef inline void test_reply(Worker* c, Node* nd, Replies* rp, int i) noexcept no
 cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     """Test replies, taken in turn, until one beats its threshold or none is left."""
     cdef int i
+    cdef Group tests
+    group_open(c, &tests, GROUP_TESTS, nd.k >= SPLIT_FROM and rp.n >= 2)
     while not c.aborted and not atomic_load(&rp.found):
         i = fetch_add(&rp.next, 1)
         if i >= rp.n:
-            return
+            break
+        group_next(c, &tests)
         test_reply(c, nd, rp, i)
+    group_close(c, &tests)
 
 
 cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
@@ -292,7 +311,7 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
     """Add to the restricted game (`rows_in` x `cols_in`) a card outside it that beats its
     player's threshold (see reply_beats): player 1's cards if `test_rows` and player 2's
     if `test_cols`, player 1's first unless `cols_first`, each in move order. 0 if none
-    does, else 1 + the player of a card added. With a second thread idle, the two threads
+    does, else 1 + the player of a card added. With helpers idle, they and this worker
     test in turn and every card found beating is added."""
     cdef Replies rp
     cdef int i
@@ -305,7 +324,7 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
         add_candidates(&rp, nd, 1, cols_in[0], t_cols, c.killers.beat[nd.k][1])
     if test_rows and cols_first:
         add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
-    if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_tests(c, nd, &rp)):
+    if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_work(c, nd, &rp, NULL)):
         test_replies(c, nd, &rp)
     for i in range(rp.n):
         if rp.beats[i] == 1:
@@ -319,72 +338,142 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
 
 
 # ---------------------------------------------------------------------------------------
-# two threads: the replies of a big node tested by both
+# the pool: the replies of a big node tested by its worker and the idle helpers it claims
 # ---------------------------------------------------------------------------------------
-cdef struct HelperJob:
-    Node nd                    # the helper's own copy of the node: it tightens its entries
-    Replies* rp
-
-
 cdef void* helper_loop(void* arg) noexcept nogil:
-    """The helper thread: does the jobs the main thread hands it, until told to quit."""
+    """A helper thread: does the jobs workers hand it, until told to quit."""
     cdef Worker* h = <Worker*>arg
-    cdef HelperJob* job = <HelperJob*>next_job(&h.handoff)
-    while job != NULL:
-        test_replies(h, &job.nd, job.rp)
+    while next_job(&h.handoff):
+        if h.job.rp != NULL:
+            test_replies(h, &h.job.nd, h.job.rp)
+        else:
+            refine_entries(h, &h.job.nd, h.job.es)
         finish(&h.handoff)
-        job = <HelperJob*>next_job(&h.handoff)
     return NULL
 
 
-cdef bint start_helper(Worker* c, int k, pthread_t* thread) noexcept nogil:
-    """Start the helper thread of a 2-thread search of a k-card node. False if there is none,
-    or if the node is too small for sharing to pay."""
-    if c.helper == NULL or k < HELP_FROM:
+cdef bint start_pool(Worker* c, int k) noexcept nogil:
+    """Start the helper threads of a search of a k-card node. False if there are none, or
+    if the node is too small for sharing to pay. A helper whose thread does not start is
+    left out (the pool is the helpers before it)."""
+    cdef int i, started = 0
+    cdef Worker* h
+    if c.pool == NULL or c.pool_size > 0 or k < HELP_FROM:
         return False
-    handoff_init(&c.helper.handoff)
-    c.helper.running = pthread_create(thread, NULL, helper_loop, c.helper) == 0
-    if not c.helper.running:
-        handoff_destroy(&c.helper.handoff)
-    return c.helper.running
+    for i in range(c.shared.threads - 1):
+        h = &c.pool[i]
+        handoff_init(&h.handoff)
+        if pthread_create(&h.thread, NULL, helper_loop, h) != 0:
+            handoff_destroy(&h.handoff)
+            break
+        started += 1
+    for i in range(started):
+        c.pool[i].pool_size = started
+    c.pool_size = started
+    return started > 0
 
 
-cdef void end_helper(Worker* c, pthread_t thread) noexcept nogil:
-    tell_quit(&c.helper.handoff)
-    pthread_join(thread, NULL)
-    handoff_destroy(&c.helper.handoff)
-    c.helper.running = 0
+cdef void end_pool(Worker* c) noexcept nogil:
+    """The search is over (every helper idle): end the helper threads."""
+    cdef int i, n = c.pool_size
+    for i in range(n):
+        tell_quit(&c.pool[i].handoff)
+    for i in range(n):
+        pthread_join(c.pool[i].thread, NULL)
+        handoff_destroy(&c.pool[i].handoff)
+        c.pool[i].pool_size = 0
+    c.pool_size = 0
 
 
-cdef bint share_tests(Worker* c, Node* nd, Replies* rp) noexcept nogil:
-    """Test the replies with the helper thread, if it is idle; its findings on the node's
-    entries are merged back. False (nothing done) if there is no idle helper."""
-    cdef Worker* h = c.helper
-    cdef HelperJob job
-    cdef int i, j
-    if h == NULL or not h.running or not is_idle(&h.handoff):
+cdef bint share_work(Worker* c, Node* nd, Replies* rp, Entries* es) noexcept nogil:
+    """Test the replies `rp` (or search the entries `es`, rp NULL) with the idle helpers of
+    the pool (at most one fewer than the tasks), each on its own copy of the node, whose
+    findings on the entries are merged back. False (nothing done) if no helper is idle."""
+    cdef Worker* mine[2 * MAX_HAND]
+    cdef Worker* h
+    cdef int n = 0, i, j, m, tasks = rp.n if rp != NULL else es.n
+    for m in range(c.pool_size):
+        if n >= tasks - 1 or n >= 2 * MAX_HAND:
+            break
+        h = &c.pool[m]
+        if claim(&h.handoff):
+            h.job.nd = nd[0]
+            h.job.rp = rp
+            h.job.es = es
+            h.parent = c
+            h.aborted = 0
+            post(&h.handoff)                  # the helper starts
+            mine[n] = h
+            n += 1
+    if n == 0:
         return False
-    job.nd = nd[0]
-    job.rp = rp
-    h.aborted = 0
-    post(&h.handoff, &job)                    # the helper starts
     c.stats.shared_nodes += 1
-    test_replies(c, nd, rp)
-    if c.aborted or atomic_load(&rp.found):
-        atomic_store(&h.aborted, 1)           # its work is no longer needed
-    if wait_done(&h.handoff):                 # else withdrawn: the helper did nothing
-        for i in range(nd.k):
-            for j in range(nd.k):
-                if job.nd.lo[i][j] > nd.lo[i][j]:
-                    nd.lo[i][j] = job.nd.lo[i][j]
-                if job.nd.hi[i][j] < nd.hi[i][j]:
-                    nd.hi[i][j] = job.nd.hi[i][j]
-    # a reply the helper took but left untested (it stopped at a limit first) is tested
-    # here: "no reply beats" must never rest on an unfinished test
+    if rp == NULL:
+        refine_entries(c, nd, es)
+    else:
+        test_replies(c, nd, rp)
+    if c.aborted or (rp != NULL and atomic_load(&rp.found)):
+        for m in range(n):
+            atomic_store(&mine[m].aborted, 1)    # their work is no longer needed
+    for m in range(n):
+        h = mine[m]
+        if wait_done(&h.handoff):             # else withdrawn: the helper did nothing
+            for i in range(nd.k):
+                for j in range(nd.k):
+                    if h.job.nd.lo[i][j] > nd.lo[i][j]:
+                        nd.lo[i][j] = h.job.nd.lo[i][j]
+                    if h.job.nd.hi[i][j] < nd.hi[i][j]:
+                        nd.hi[i][j] = h.job.nd.hi[i][j]
+            release(&h.handoff)
+    # a reply a helper took but left untested (it stopped first) is tested here: "no reply
+    # beats" must never rest on an unfinished test; and an entry is searched to the end
+    if rp == NULL:
+        for i in range(es.n):
+            if not es.done[i] and not c.aborted:
+                refine(c, nd, es.i[i], es.j[i], es.a, es.b)
+        return True
     for i in range(rp.n):
         if rp.beats[i] < 0 and not c.aborted and not rp.found:
             test_reply(c, nd, rp, i)
     return True
+
+
+cdef inline void add_entry(Entries* es, int i, int j) noexcept nogil:
+    es.i[es.n] = i
+    es.j[es.n] = j
+    es.done[es.n] = 0
+    es.n += 1
+
+
+cdef inline void start_entries(Entries* es, double a, double b) noexcept nogil:
+    es.n = 0
+    es.next = 0
+    es.a = a
+    es.b = b
+
+
+cdef void refine_entries(Worker* c, Node* nd, Entries* es) noexcept nogil:
+    """Search the entries, taken in turn, in their window."""
+    cdef int x
+    cdef Group g
+    group_open(c, &g, GROUP_REFINES, nd.k >= SPLIT_FROM)    # the critical path (context.pxd)
+    while not c.aborted:
+        x = fetch_add(&es.next, 1)
+        if x >= es.n:
+            break
+        group_next(c, &g)
+        refine(c, nd, es.i[x], es.j[x], es.a, es.b)
+        if not c.aborted:
+            es.done[x] = 1
+    group_close(c, &g)
+
+
+cdef inline void search_entries(Worker* c, Node* nd, Entries* es) noexcept nogil:
+    """Search the listed entries: with idle helpers if there are some, else alone, in
+    order."""
+    if not (SHARE_REFINES and es.n >= 2 and nd.k >= SPLIT_FROM
+            and share_work(c, nd, NULL, es)):
+        refine_entries(c, nd, es)
 
 
 cdef inline double restricted_game(Worker* c, Node* nd, uint32_t rows, uint32_t cols,
@@ -481,6 +570,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     cdef int i, j, i0, j0, found, cols_first = 0
     cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed, solved_once = False
+    cdef Entries es
 
     c.stats.nodes += 1
     c.stats.by_cards[k] += 1
@@ -550,12 +640,14 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                     a = g - EPS
                 if g + EPS < beta:
                     b = g + EPS
+        start_entries(&es, a, b)
         for i in range(k):
             if rows_in >> i & 1:
                 for j in range(k):
                     if (cols_in >> j & 1) and nd.lo[i][j] < b and nd.hi[i][j] > a \
                             and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                        refine(c, &nd, i, j, a, b)
+                        add_entry(&es, i, j)
+        search_entries(c, &nd, &es)
         if c.aborted:
             break
         # 2. solve it on both bounds: x from the lower bounds, y from the upper bounds
@@ -613,7 +705,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                 else:
                     a = alpha - margin
                     b = beta + margin
-                changed = False
+                start_entries(&es, a, b)
                 for i in range(k):
                     if rows_in >> i & 1:
                         for j in range(k):
@@ -621,16 +713,19 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                                     and nd.lo[i][j] < b and nd.hi[i][j] > a \
                                     and ((nd.x[i] > 0.0 and y_lo[j] > 0.0)
                                          or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
-                                refine(c, &nd, i, j, a, b)
-                                changed = True
+                                add_entry(&es, i, j)
+                changed = es.n > 0
+                search_entries(c, &nd, &es)
                 if changed:
                     break
                 if a == -INF:
+                    start_entries(&es, -INF, INF)
                     for i in range(k):
                         if rows_in >> i & 1:
                             for j in range(k):
                                 if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                                    refine(c, &nd, i, j, -INF, INF)
+                                    add_entry(&es, i, j)
+                    search_entries(c, &nd, &es)
                     break
                 margin *= STEP5_GROWTH
             continue
@@ -720,7 +815,8 @@ cdef class ExactSearch:
     """
     cdef Shared shared         # the table, the ranks' bullheads, switches and limits
     cdef Worker ctx            # the main thread
-    cdef Worker helper         # the helper thread: same Shared, own statistics and caches
+    cdef Worker* helpers       # the pool's helper threads (threads - 1): same Shared, own
+    cdef int n_helpers         # statistics and caches; allocated by set_threads
     cdef Shared checker_shared # self-check (tests): backward induction with its own table
     cdef Worker checker
     cdef int endgame_log2      # size of each 2-card cache (the threads', the self-check's)
@@ -739,19 +835,17 @@ cdef class ExactSearch:
             self.shared.bull_code[r] = bull_code(bulls[r])
         self.ctx.shared = &self.shared
         memset(&self.ctx.killers, -1, sizeof(self.ctx.killers))
-        self.helper = self.ctx
-        self.helper.is_helper = 1
+        self.shared.threads = 1
         if not 10 <= endgame_log2 <= 28:
             raise ValueError(f"endgame_log2 must be in 10..28, got {endgame_log2}")
         self.endgame_log2 = endgame_log2
-        if (not allocate_endgame(&self.ctx.endgame, endgame_log2)
-                or not allocate_endgame(&self.helper.endgame, endgame_log2)):
+        if not allocate_endgame(&self.ctx.endgame, endgame_log2):
             raise MemoryError("cannot allocate the endgame cache")
 
     def __dealloc__(self):
         release_table(&self.shared.table)
         release_endgame(&self.ctx.endgame)
-        release_endgame(&self.helper.endgame)
+        release_workers(self.helpers, self.n_helpers)
         self.release_checker()
 
     @staticmethod
@@ -792,7 +886,9 @@ cdef class ExactSearch:
         self.checker_shared.no_pruning = 1
         self.checker_shared.no_canonical = 0
         memset(&self.checker_shared.limits, 0, sizeof(self.checker_shared.limits))
-        self.checker.helper = self.checker.checker = NULL
+        self.checker.pool = NULL
+        self.checker.pool_size = 0
+        self.checker.checker = NULL
         self.ctx.checker = &self.checker
 
     cdef void release_checker(self):
@@ -805,12 +901,49 @@ cdef class ExactSearch:
         return self.ctx.check_failures
 
     def set_threads(self, int threads):
-        """1: the search alone; 2: a helper thread shares the reply tests of big nodes."""
-        self.ctx.helper = &self.helper if threads == 2 else NULL
+        """1: the search alone; more: a pool of threads - 1 helper threads shares the reply
+        tests of big nodes. Each helper has its own 2-card cache: the first of the search's
+        size, the others of at most 2**20 slots (16 MB), so that many threads stay within
+        memory."""
+        cdef int i, n = threads - 1
+        cdef Worker* h
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be in 1..{MAX_THREADS}, got {threads}")
+        if n != self.n_helpers:
+            release_workers(self.helpers, self.n_helpers)
+            self.helpers = NULL
+            self.n_helpers = 0
+            self.ctx.pool = NULL
+            self.shared.threads = 1
+            if n > 0:
+                self.helpers = allocate_workers(n)
+                if self.helpers == NULL:
+                    raise MemoryError(f"cannot allocate {n} helper threads")
+                self.n_helpers = n
+                for i in range(n):
+                    h = &self.helpers[i]
+                    h.shared = &self.shared
+                    h.is_helper = 1
+                    h.pool = self.helpers
+                    memset(&h.killers, -1, sizeof(h.killers))
+                    if not allocate_endgame(&h.endgame, self.endgame_log2 if i == 0
+                                            else min(self.endgame_log2, 20)):
+                        raise MemoryError("cannot allocate a helper's endgame cache")
+        self.ctx.pool = self.helpers
+        self.shared.threads = threads
 
     @property
     def helper_stats(self):
-        return dict(self.helper.stats)
+        """The helpers' statistics, summed."""
+        total = {}
+        for i in range(self.n_helpers):
+            for key, value in dict(self.helpers[i].stats).items():
+                if isinstance(value, list):
+                    old = total.get(key, [0] * len(value))
+                    total[key] = [a + b for a, b in zip(old, value)]
+                else:
+                    total[key] = total.get(key, 0) + value
+        return total
 
     @property
     def aborted(self):
@@ -818,6 +951,9 @@ cdef class ExactSearch:
 
     @property
     def stats(self):
+        cdef int v
+        for v in range(SPANS):
+            self.ctx.stats.span[v] = span_of(&self.ctx, v)
         return dict(self.ctx.stats)
 
     @property
@@ -834,7 +970,6 @@ cdef class ExactSearch:
         cdef int k = popcount(s.hand[0])
         if popcount(s.hand[1]) != k or k > MAX_HAND:
             raise ValueError("hands must have the same size, at most 10")
-        cdef pthread_t thread
         cdef bint helped
         memset(report, 0, sizeof(NodeReport))
         report.lower = -INF
@@ -849,10 +984,10 @@ cdef class ExactSearch:
             elif k == 2:
                 two_card_node(&self.ctx, &s, report)
             else:
-                helped = start_helper(&self.ctx, k, &thread)
+                helped = start_pool(&self.ctx, k)
                 matrix_node(&self.ctx, &s, k, -INF, INF, report)
                 if helped:
-                    end_helper(&self.ctx, thread)
+                    end_pool(&self.ctx)
         return RootResult(report.value, [report.x[i] for i in range(k)],
                           [report.y[j] for j in range(k)],
                           [[report.lo[i][j] for j in range(k)] for i in range(k)],
@@ -864,13 +999,12 @@ cdef class ExactSearch:
         cdef State s = make_state(hand1, hand2, rows)
         cdef int k = popcount(s.hand[0])
         cdef double v
-        cdef pthread_t thread
         cdef bint helped
         with nogil:
-            helped = start_helper(&self.ctx, k, &thread)
+            helped = start_pool(&self.ctx, k)
             v = entry_search(&self.ctx, &s, k, a, b, -INF, INF)
             if helped:
-                end_helper(&self.ctx, thread)
+                end_pool(&self.ctx)
         return v
 
     def canonical_key(self, hand1, hand2, rows):
@@ -889,13 +1023,12 @@ cdef class ExactSearch:
         cdef State s = make_state(hand1, hand2, rows)
         cdef int k = popcount(s.hand[0])
         cdef double v
-        cdef pthread_t thread
         cdef bint helped
         with nogil:
-            helped = start_helper(&self.ctx, k, &thread)
+            helped = start_pool(&self.ctx, k)
             v = search(&self.ctx, &s, k, -INF, INF)
             if helped:
-                end_helper(&self.ctx, thread)
+                end_pool(&self.ctx)
         return v
 
 

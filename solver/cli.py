@@ -25,7 +25,7 @@ from .core.record import replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .limits import (MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
+from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
 from .play.runner import RoundResult, deal, play_game
@@ -464,10 +464,10 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, seed):
 def solver_options(command):
     """--max-nodes, --time-limit, --tt-size and --threads, shared by the exact solver's
     commands."""
-    command = click.option("--threads", type=click.IntRange(1, 2), default=None,
-                           help="2: a helper thread on the second core shares the search's"
-                                " work (faster on big positions; node counts then vary from"
-                                " run to run). Default 1.")(command)
+    command = click.option("--threads", type=click.IntRange(1, max_threads()), default=None,
+                           help="N (up to the machine's cores): N - 1 helper threads share"
+                                " the search's work (faster on big positions; node counts"
+                                " then vary from run to run). Default 1.")(command)
     command = click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB),
                            default=None, help="Transposition table size in MB (default: by"
                                               " hand size).")(command)
@@ -623,7 +623,7 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
 
     2 players with both hands visible: the exact solver, for each player: cards with their
     probabilities, what each other card costs, and which row to take with a card lower than
-    every row end (limits: --max-nodes, --time-limit, --tt-size; --threads 2 for both cores).
+    every row end (limits: --max-nodes, --time-limit, --tt-size; --threads N for N cores).
 
     A hidden hand (null or ?) or 3+ players: the search player, for the viewer (the
     position's `viewer` key, else the first visible hand): each card with the bullheads it

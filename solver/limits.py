@@ -9,6 +9,7 @@ The bounds make every value fit the C types it reaches and keep every command ab
 larger value is refused as a mistake.
 """
 import math
+import os
 from dataclasses import dataclass
 from typing import Optional
 
@@ -21,6 +22,11 @@ MAX_NODES = 10 ** 15           # exact search nodes: decades at 10^6 a second; a
 MAX_TT_MB = 65_536.0           # transposition table, MB (64 GB; the default is 3.2 GB at most)
 MAX_THRESHOLD = 10_000         # a game's end threshold (random bots: 1,200 rounds)
 MAX_GAMES = 1_000_000          # games of a tournament: hours even for random bots
+
+
+def max_threads() -> int:
+    """Threads of one exact search: at most the machine's cores (more only slow it)."""
+    return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)

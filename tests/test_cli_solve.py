@@ -335,3 +335,11 @@ def test_two_threads_prove_the_same_value(text):
     two = json.loads(result.stdout)
     assert two["value"] == pytest.approx(one["value"], abs=1e-9)
     assert_card_values(Position.from_text(text), two)
+
+
+@pytest.mark.parametrize("command", ["solve", "best"])
+def test_more_threads_than_cores_are_refused_in_one_line(command):
+    from solver.limits import max_threads
+    text = "24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13, 5 6 8 11 14"
+    line = error_line(run([command, text, "--threads", str(max_threads() + 1)]), 2)
+    assert "--threads" in line

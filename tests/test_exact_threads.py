@@ -1,11 +1,13 @@
-"""The exact search on two threads (from 7-card roots on, the helper shares the reply tests of
-nodes of 5+ cards): the same values as one thread, equilibrium strategies, limits that stop
-both threads."""
+"""The exact search on several threads (from 7-card roots on, a pool of helper threads shares
+the reply tests of nodes of 5+ cards): the same values as one thread, equilibrium strategies,
+limits that stop every thread. More threads than cores (3 and 4 here) must be as correct,
+only slower."""
 import random
 
 import pytest
 
-from solver.errors import SearchLimitError
+import solver.exact.engine
+from solver.errors import NimmtError, SearchLimitError
 from solver.exact import Engine, solve
 from solver.limits import Limit
 from tests.positions_gen import random_deal, random_midround
@@ -43,17 +45,66 @@ def test_two_threads_give_the_value_and_equilibria(position):
         assert two.card_values[1][card] == pytest.approx(x @ matrix[:, j], abs=TOL)
 
 
+@pytest.fixture
+def many_cores(monkeypatch):
+    """Let an engine take more threads than this machine has cores."""
+    monkeypatch.setattr(solver.exact.engine, "max_threads", lambda: 8)
+
+
+@pytest.mark.parametrize("threads", [3, 4])
+@pytest.mark.parametrize("position", positions(16, seed=77), ids=lambda p: p.to_text())
+def test_more_threads_than_cores_give_the_same_value(position, threads, many_cores):
+    one = solve(position, card_values=False, principal_line=False)
+    many = solve(position, threads=threads, card_values=False, principal_line=False)
+    assert many.value == pytest.approx(one.value, abs=1e-9)
+    assert (many.stats.helper_nodes is not None) and many.stats.helper_nodes >= 0
+
+
+@pytest.mark.parametrize("threads", [2, 4])
 @pytest.mark.parametrize("limit", [Limit(nodes=20_000), Limit(seconds=0.02)])
-def test_a_limit_stops_both_threads_with_true_bounds(limit):
+def test_a_limit_stops_every_thread_with_true_bounds(limit, threads, many_cores):
     position = random_midround(random.Random(3), 7)
     value = 1.3996526801747238               # this position's value (one thread)
     with pytest.raises(SearchLimitError) as stopped:
-        solve(position, limit, threads=2, card_values=False)
+        solve(position, limit, threads=threads, card_values=False)
     lower, upper = stopped.value.bounds
     if lower is not None:
         assert lower - 1e-9 <= value <= upper + 1e-9
     # the same engine solves it afterwards: nothing left running or half-written
-    engine = Engine(position, threads=2)
+    engine = Engine(position, threads=threads)
     with pytest.raises(SearchLimitError):
         engine.solve(position, limit, card_values=False)
     assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)
+
+
+def test_four_threads_solve_an_eight_card_position(many_cores):
+    """Deep enough for helpers to hand work on to other helpers."""
+    position = random_midround(random.Random(8), 8)
+    one = solve(position, card_values=False, principal_line=False)
+    four = solve(position, threads=4, card_values=False, principal_line=False)
+    assert four.value == pytest.approx(one.value, abs=1e-9)
+    assert four.stats.helper_nodes > 0
+
+
+def test_no_more_threads_than_cores():
+    position = random_midround(random.Random(3), 7)
+    most = solver.exact.engine.max_threads()
+    with pytest.raises(NimmtError, match=f"threads must be in 1..{most}"):
+        Engine(position, threads=most + 1)
+    with pytest.raises(NimmtError):
+        Engine(position, threads=0)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_critical_path_is_within_the_work(seed):
+    """One thread measures the span: never more than the work, shorter as more groups are
+    counted parallel, the whole work where no node is big enough to share (4 cards)."""
+    rng = random.Random(seed)
+    for position in (random_midround(rng, 7), random_deal(rng, 4)):
+        engine = Engine(position)
+        engine.solve(position, card_values=False)
+        stats = engine.search.stats
+        tests, refines, rows = stats["span"]
+        assert 0 < rows <= refines <= tests <= stats["nodes"]
+        if position.hand_size < 5:
+            assert tests == rows == stats["nodes"]

@@ -17,7 +17,7 @@ from ..core.position import Position
 from ..core.rules import bullheads, row_bullheads, target_row
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
-from ..limits import Limit
+from ..limits import Limit, max_threads
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .solution import Line, SearchStats, Solution
 
@@ -64,16 +64,19 @@ class RankMap:
 class Engine:
     """One exact search, its table kept, for a root position and its subtree.
 
-    `tt_mb`: the table's size in MB (default by hand size); `threads`: 1, or 2 for a helper
-    thread that shares the tests of big nodes (node counts then vary with timing).
+    `tt_mb`: the table's size in MB (default by hand size); `threads`: 1 up to the machine's
+    cores: the main thread and a pool of helper threads that share the work of big nodes
+    (node counts then vary with timing).
     `no_pruning` and `no_canonical` switch ideas off, for the benchmarks' ablations.
     """
 
     def __init__(self, root: Position, tt_mb: Optional[float] = None, threads: int = 1,
                  no_pruning: bool = False, no_canonical: bool = False):
         check_solvable(root)
-        if threads not in (1, 2):
-            raise NimmtError(f"threads must be 1 or 2, got {threads!r}")
+        most = max_threads()
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
+            raise NimmtError(f"threads must be in 1..{most} (this machine's cores),"
+                             f" got {threads!r}")
         self.root = root
         self.ranks = RankMap(root)
         if tt_mb is None:
@@ -136,7 +139,7 @@ class Engine:
 
     def stats(self, **more) -> SearchStats:
         search = self.search
-        helper = search.helper_stats["nodes"] if self.threads == 2 else None
+        helper = search.helper_stats["nodes"] if self.threads > 1 else None
         return SearchStats.from_counters(search.stats, helper_nodes=helper,
                                          seconds=round(self.seconds, 3),
                                          tt_entries=search.entries, **more)
@@ -308,8 +311,8 @@ def solve(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[
     """Exact value and equilibrium strategies of a 2-player complete-information position,
     with the principal line; the engine and its table are freed before it returns.
 
-    threads=2 adds a helper thread on the second core: faster on large positions, but node
-    counts (and, where equilibria are not unique, the strategy reported) then depend on
+    threads=N (up to the machine's cores) adds N - 1 helper threads: faster on large
+    positions, but node counts (and, where equilibria are not unique, the strategy reported) then depend on
     timing. card_values=False leaves out the exact values of the cards outside the
     equilibrium (None in Solution.card_values), which can cost as much as the solve itself."""
     with Engine(position, tt_mb, threads=threads) as engine:
