@@ -452,6 +452,23 @@ cdef inline void start_entries(Entries* es, double a, double b) noexcept nogil:
     es.b = b
 
 
+cdef inline void add_open_entries(Entries* es, const Node* nd, uint32_t rows, uint32_t cols,
+                                  const double* y_lo, const double* x_hi) noexcept nogil:
+    """List the entries of rows x cols not yet exact whose interval still meets the
+    window (es.a, es.b); with y_lo and x_hi (not NULL), only those that the equilibria of
+    the two bound games play: (x, y_lo) on the lower bounds, (x_hi, y) on the upper."""
+    cdef int i, j
+    for i in range(nd.k):
+        if rows >> i & 1:
+            for j in range(nd.k):
+                if (cols >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS \
+                        and nd.lo[i][j] < es.b and nd.hi[i][j] > es.a \
+                        and (y_lo == NULL
+                             or (nd.x[i] > 0.0 and y_lo[j] > 0.0)
+                             or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
+                    add_entry(es, i, j)
+
+
 cdef void refine_entries(Worker* c, Node* nd, Entries* es) noexcept nogil:
     """Search the entries, taken in turn, in their window."""
     cdef int x
@@ -641,12 +658,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                 if g + EPS < beta:
                     b = g + EPS
         start_entries(&es, a, b)
-        for i in range(k):
-            if rows_in >> i & 1:
-                for j in range(k):
-                    if (cols_in >> j & 1) and nd.lo[i][j] < b and nd.hi[i][j] > a \
-                            and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                        add_entry(&es, i, j)
+        add_open_entries(&es, &nd, rows_in, cols_in, NULL, NULL)
         search_entries(c, &nd, &es)
         if c.aborted:
             break
@@ -706,25 +718,14 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
                     a = alpha - margin
                     b = beta + margin
                 start_entries(&es, a, b)
-                for i in range(k):
-                    if rows_in >> i & 1:
-                        for j in range(k):
-                            if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS \
-                                    and nd.lo[i][j] < b and nd.hi[i][j] > a \
-                                    and ((nd.x[i] > 0.0 and y_lo[j] > 0.0)
-                                         or (x_hi[i] > 0.0 and nd.y[j] > 0.0)):
-                                add_entry(&es, i, j)
+                add_open_entries(&es, &nd, rows_in, cols_in, y_lo, x_hi)
                 changed = es.n > 0
                 search_entries(c, &nd, &es)
                 if changed:
                     break
                 if a == -INF:
                     start_entries(&es, -INF, INF)
-                    for i in range(k):
-                        if rows_in >> i & 1:
-                            for j in range(k):
-                                if (cols_in >> j & 1) and nd.hi[i][j] - nd.lo[i][j] > EPS:
-                                    add_entry(&es, i, j)
+                    add_open_entries(&es, &nd, rows_in, cols_in, NULL, NULL)
                     search_entries(c, &nd, &es)
                     break
                 margin *= STEP5_GROWTH
