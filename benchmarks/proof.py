@@ -34,7 +34,7 @@ The true values, entries and equilibria come from the exact search itself, one
 """
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -50,47 +50,6 @@ SMALLEST = 3          # nodes of fewer cards are closed forms: no obligation
 
 Row = Tuple[int, int, int]                           # (end rank, length, bullhead sum)
 State = Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[Row, ...]]   # hands (ranks), rows
-
-
-# the rules on rank-form states (the search's, cext/state.pxd `resolve`) -----------------------
-def target_row(rows: Sequence[Row], card: int) -> int:
-    """The row whose end is the highest below `card`; -1 if the card is too low."""
-    best, best_end = -1, -1
-    for r, (end, _, _) in enumerate(rows):
-        if best_end < end < card:
-            best, best_end = r, end
-    return best
-
-
-def _place(rows: List[Row], bulls: Sequence[int], r: int, card: int, take: bool) -> int:
-    """Put `card` on row r (taking it if `take` or the row is full); the bullheads taken."""
-    end, length, total = rows[r]
-    if take or length == 5:
-        rows[r] = (card, 1, bulls[card])
-        return total
-    rows[r] = (card, length + 1, total + bulls[card])
-    return 0
-
-
-def resolve(bulls: Sequence[int], state: State, a: int, b: int,
-            choice: int = 0) -> Tuple[State, int, int]:
-    """Player 1 plays rank a, player 2 rank b; a too-low card takes row `choice`.
-    Returns (next state, reward = player 2's bullheads minus player 1's, the owner 0/1 of a
-    too-low card or -1)."""
-    hand1, hand2, rows = state
-    low, high, low_owner = (a, b, 0) if a < b else (b, a, 1)
-    out = list(rows)
-    r = target_row(out, low)
-    chooser = -1
-    if r < 0:
-        pen_low = _place(out, bulls, choice, low, True)
-        chooser = low_owner
-    else:
-        pen_low = _place(out, bulls, r, low, False)
-    pen_high = _place(out, bulls, target_row(out, high), high, False)
-    reward = pen_high - pen_low if low_owner == 0 else pen_low - pen_high
-    child = (tuple(c for c in hand1 if c != a), tuple(c for c in hand2 if c != b), tuple(out))
-    return child, reward, chooser
 
 
 def swap(state: State) -> State:
@@ -144,9 +103,8 @@ class Proof:
 class ProofBuilder:
     """Greedy proofs over one exact search, whose table serves every value asked."""
 
-    def __init__(self, search: ExactSearch, bulls: Sequence[int], all_levels: bool = False):
+    def __init__(self, search: ExactSearch, all_levels: bool = False):
         self.search = search
-        self.bulls = list(bulls)
         # with all_levels, 3-card obligations get a strategy too (a complete proof, for the
         # checks); the count does not need it, as their children are closed forms
         self.all_levels = all_levels
@@ -157,15 +115,23 @@ class ProofBuilder:
     def key(self, state: State) -> Tuple[int, bool]:
         return self.search.canonical_key(state[0], state[1], state[2])
 
+    def resolve(self, state: State, a: int, b: int, choice: int = 0) -> Tuple[State, int, int]:
+        """Player 1 plays rank a, player 2 rank b, a too-low card takes row `choice`, by the
+        search's own rule: (next state, reward = player 2's bullheads minus player 1's, the
+        owner 0/1 of a too-low card or -1)."""
+        *child, reward, chooser = self.search.play_turn(state[0], state[1], state[2], a, b,
+                                                        choice)
+        return tuple(child), reward, chooser
+
     def entry(self, state: State, a: int, b: int) -> Tuple[int, List[Tuple[int, State, float]]]:
         """(owner of a too-low card or -1, options): each option (reward, child, reward +
         child's value); 4 options (rows 0..3) when a card is too low, else 1."""
-        child, reward, chooser = resolve(self.bulls, state, a, b)
+        child, reward, chooser = self.resolve(state, a, b)
         if chooser < 0:
             return -1, [(reward, child, reward + self.value(child))]
         options = []
         for row in range(4):
-            child, reward, _ = resolve(self.bulls, state, a, b, row)
+            child, reward, _ = self.resolve(state, a, b, row)
             options.append((reward, child, reward + self.value(child)))
         return chooser, options
 
@@ -283,5 +249,5 @@ def position_proof(position: Position, keep: bool = False, all_levels: bool = Fa
     with Engine(position, tt_mb=tt_mb) as engine:
         h1, h2, rows = engine.ranks.state(position)
         root = (tuple(sorted(h1)), tuple(sorted(h2)), tuple(tuple(r) for r in rows))
-        builder = ProofBuilder(engine.search, engine.ranks.bulls, all_levels=all_levels)
+        builder = ProofBuilder(engine.search, all_levels=all_levels)
         return builder.build(root, keep=keep)

@@ -1008,6 +1008,20 @@ cdef class ExactSearch:
                 end_pool(&self.ctx)
         return v
 
+    def play_turn(self, hand1, hand2, rows, int a, int b, int choice=0):
+        """The search's own rule (state.pxd `resolve`) on a rank-form state: player 1 plays
+        rank a, player 2 rank b, a too-low card takes row `choice`. Returns (hand1, hand2,
+        rows, reward, chooser): the next state (hands ascending), player 2's bullheads minus
+        player 1's, and the owner 0/1 of a too-low card or -1. For tools that walk the tree
+        the way the search does."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef State t
+        cdef int reward, r
+        cdef int chooser = resolve(self.shared.bulls, &s, a, b, choice, &t, &reward)
+        return (tuple(x for x in hand1 if x != a), tuple(x for x in hand2 if x != b),
+                tuple((t.rows[r].end, t.rows[r].length, t.rows[r].bulls) for r in range(4)),
+                reward, chooser)
+
     def canonical_key(self, hand1, hand2, rows):
         """(key, swapped): the state's canonical key as the table uses it (an int), and
         whether the state is the player swap of the key's orientation (its value then the

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from benchmarks.proof import SMALLEST, ProofBuilder, position_proof, resolve
+from benchmarks.proof import SMALLEST, ProofBuilder, position_proof
 from solver.core.position import Position
 from solver.exact.engine import Engine
 from tests.positions_gen import random_deal, random_midround
@@ -22,7 +22,7 @@ def build(position: Position, tt_mb=None):
     engine = Engine(position, tt_mb=tt_mb)
     h1, h2, rows = engine.ranks.state(position)
     root = (tuple(sorted(h1)), tuple(sorted(h2)), tuple(tuple(r) for r in rows))
-    builder = ProofBuilder(engine.search, engine.ranks.bulls, all_levels=True)
+    builder = ProofBuilder(engine.search, all_levels=True)
     return engine, builder, root, builder.build(root, keep=True)
 
 
@@ -89,7 +89,7 @@ def test_the_proof_proves_every_bound_it_asks_for(index):
 
 @pytest.mark.parametrize("index", range(len(POSITIONS)))
 def test_entries_follow_the_search(index):
-    """The proof's own turn rules (rank form) give the search's entries."""
+    """The proof's entries (rank form, the search's turn rule) are the search's."""
     position = POSITIONS[index]
     engine, builder, root, _ = build(position)
     with engine:
@@ -102,8 +102,7 @@ def test_entries_follow_the_search(index):
                 assert entry == pytest.approx(
                     engine.search.entry_value(hand1, hand2, rows, a, b), abs=TOL)
                 assert (chooser >= 0) == (len(options) == 4)
-                assert resolve(builder.bulls, root, a, b)[0][0] == tuple(c for c in hand1
-                                                                        if c != a)
+                assert builder.resolve(root, a, b)[0][0] == tuple(c for c in hand1 if c != a)
 
 
 def test_counts_do_not_depend_on_the_table():
@@ -129,6 +128,6 @@ def test_a_position_where_nothing_is_ever_taken():
         assert proof.states == {4: 1, 3: 7} and proof.two_sided == {4: 1, 3: 1}
         assert proof.exact == {4: 1, 3: 1} and proof.pure == {4: 2, 3: 8}
         rank = engine.ranks.rank
-        expected = {builder.key(resolve(builder.bulls, root, rank[a], rank[b])[0])[0]
+        expected = {builder.key(builder.resolve(root, rank[a], rank[b])[0])[0]
                     for a, b in [(2, 3), (2, 8), (2, 13), (2, 18), (7, 3), (12, 3), (17, 3)]}
         assert set(proof.needs[3]) == expected
