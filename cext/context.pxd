@@ -21,7 +21,7 @@
 #   with stats.nodes and never changes what the search does (group_* only read and write
 #   off_span), so node counts are the same with or without it.
 
-from state cimport MAX_HAND, MAX_RANKS
+from state cimport MAX_HAND, MAX_RANKS, State
 from table cimport Table
 from lastturns cimport EndgameCache
 from ordering cimport Killers
@@ -53,7 +53,7 @@ cdef struct Stats:
     long long fail_highs       # nodes proven >= beta
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
-    long long shared_nodes     # nodes whose reply tests were shared with helpers
+    long long shared_nodes     # groups of tasks shared with helpers (tests, entries, rows)
     long long span[3]          # critical path in nodes (see Group below), one thread only:
                                # filled in when the statistics are read
 
@@ -89,12 +89,31 @@ cdef struct Entries:
     double b
     int next                   # the next one to take (atomic: taken by several threads)
 
+cdef struct Rows:
+    # a too-low card's rows after the first (its owner's cheapest): each a child search in
+    # one window, taken in turn by the entry's worker and the helpers it claimed
+    const State* s             # the node's state (the claimer's: it waits for the job)
+    int k                      # cards per hand at the node
+    int a                      # player 1's card and player 2's (ranks)
+    int b
+    int owner                  # the card's owner: 0 takes the largest value, 1 the smallest
+    int n
+    int row[3]
+    double alpha               # the window of every row's search
+    double beta
+    double v[3]                # each row's fail-soft value, where done
+    int done[3]                # 1: searched to the end (by some worker)
+    int next                   # the next one to take (atomic: taken by several threads)
+    int found                  # 1: a row reached the owner's cut: take no more
+
 cdef struct Job:
-    # the claimer's reply tests (rp) or entries (es, rp NULL), on its stack: the claimer
-    # waits for the job
-    Node nd                    # the helper's own copy of the node: it tightens its entries
+    # the claimer's reply tests (rp), entries (es) or rows (rw): one of them, the others
+    # NULL; on the claimer's stack: the claimer waits for the job
+    Node nd                    # the helper's own copy of the node (tests and entries): it
+                               # tightens its entries
     Replies* rp
     Entries* es
+    Rows* rw
 
 cdef struct Worker:
     Shared* shared

@@ -38,7 +38,8 @@ from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
                      release_endgame, allocate_workers, release_workers)
-from context cimport (Stats, Shared, Worker, Replies, Entries, Job, MAX_THREADS, check_limits, Group, group_open, group_next,
+from context cimport (Stats, Shared, Worker, Replies, Entries, Rows, Job, MAX_THREADS,
+                     check_limits, Group, group_open, group_next,
                      group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
                      GROUP_ROWS)
 from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ENDGAME_LOG2,
@@ -137,6 +138,9 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
             if best <= alpha:
                 break
         if c.aborted:
+            break
+        if n == 0 and k >= SPLIT_FROM and c.pool_size > 0 \
+                and share_rows(c, s, k, a, b, owner, order, alpha, beta, &best):
             break
     group_close(c, &rows)
     return best
@@ -346,6 +350,8 @@ cdef void* helper_loop(void* arg) noexcept nogil:
     while next_job(&h.handoff):
         if h.job.rp != NULL:
             test_replies(h, &h.job.nd, h.job.rp)
+        elif h.job.rw != NULL:
+            search_rows(h, h.job.rw)
         else:
             refine_entries(h, &h.job.nd, h.job.es)
         finish(&h.handoff)
@@ -385,46 +391,68 @@ cdef void end_pool(Worker* c) noexcept nogil:
     c.pool_size = 0
 
 
-cdef bint share_work(Worker* c, Node* nd, Replies* rp, Entries* es) noexcept nogil:
-    """Test the replies `rp` (or search the entries `es`, rp NULL) with the idle helpers of
-    the pool (at most one fewer than the tasks), each on its own copy of the node, whose
-    findings on the entries are merged back. False (nothing done) if no helper is idle."""
-    cdef Worker* mine[2 * MAX_HAND]
+cdef int claim_helpers(Worker* c, const Node* nd, Replies* rp, Entries* es, Rows* rw,
+                       int tasks, Worker** mine) noexcept nogil:
+    """Post the job (rp, es or rw; with a copy of the node nd unless NULL) to idle helpers
+    of the pool, at most one fewer than the tasks. Returns how many, listed in mine."""
     cdef Worker* h
-    cdef int n = 0, i, j, m, tasks = rp.n if rp != NULL else es.n
+    cdef int n = 0, m
     for m in range(c.pool_size):
         if n >= tasks - 1 or n >= 2 * MAX_HAND:
             break
         h = &c.pool[m]
         if claim(&h.handoff):
-            h.job.nd = nd[0]
+            if nd != NULL:
+                h.job.nd = nd[0]
             h.job.rp = rp
             h.job.es = es
+            h.job.rw = rw
             h.parent = c
             h.aborted = 0
             post(&h.handoff)                  # the helper starts
             mine[n] = h
             n += 1
+    if n > 0:
+        c.stats.shared_nodes += 1
+    return n
+
+
+cdef void join_helpers(Worker* c, Node* nd, Worker** mine, int n, bint stop) noexcept nogil:
+    """Wait for the helpers claimed (told to stop if `stop`: their work is no longer
+    needed) and free them; their findings on the entries of their copies of nd (unless
+    NULL) are merged into it."""
+    cdef Worker* h
+    cdef int m, i, j
+    if stop:
+        for m in range(n):
+            atomic_store(&mine[m].aborted, 1)
+    for m in range(n):
+        h = mine[m]
+        if wait_done(&h.handoff):             # else withdrawn: the helper did nothing
+            if nd != NULL:
+                for i in range(nd.k):
+                    for j in range(nd.k):
+                        if h.job.nd.lo[i][j] > nd.lo[i][j]:
+                            nd.lo[i][j] = h.job.nd.lo[i][j]
+                        if h.job.nd.hi[i][j] < nd.hi[i][j]:
+                            nd.hi[i][j] = h.job.nd.hi[i][j]
+            release(&h.handoff)
+
+
+cdef bint share_work(Worker* c, Node* nd, Replies* rp, Entries* es) noexcept nogil:
+    """Test the replies `rp` (or search the entries `es`, rp NULL) with the idle helpers of
+    the pool, each on its own copy of the node, whose findings on the entries are merged
+    back. False (nothing done) if no helper is idle."""
+    cdef Worker* mine[2 * MAX_HAND]
+    cdef int n, i
+    n = claim_helpers(c, nd, rp, es, NULL, rp.n if rp != NULL else es.n, mine)
     if n == 0:
         return False
-    c.stats.shared_nodes += 1
     if rp == NULL:
         refine_entries(c, nd, es)
     else:
         test_replies(c, nd, rp)
-    if c.aborted or (rp != NULL and atomic_load(&rp.found)):
-        for m in range(n):
-            atomic_store(&mine[m].aborted, 1)    # their work is no longer needed
-    for m in range(n):
-        h = mine[m]
-        if wait_done(&h.handoff):             # else withdrawn: the helper did nothing
-            for i in range(nd.k):
-                for j in range(nd.k):
-                    if h.job.nd.lo[i][j] > nd.lo[i][j]:
-                        nd.lo[i][j] = h.job.nd.lo[i][j]
-                    if h.job.nd.hi[i][j] < nd.hi[i][j]:
-                        nd.hi[i][j] = h.job.nd.hi[i][j]
-            release(&h.handoff)
+    join_helpers(c, nd, mine, n, c.aborted or (rp != NULL and atomic_load(&rp.found)))
     # a reply a helper took but left untested (it stopped first) is tested here: "no reply
     # beats" must never rest on an unfinished test; and an entry is searched to the end
     if rp == NULL:
@@ -435,6 +463,73 @@ cdef bint share_work(Worker* c, Node* nd, Replies* rp, Entries* es) noexcept nog
     for i in range(rp.n):
         if rp.beats[i] < 0 and not c.aborted and not rp.found:
             test_reply(c, nd, rp, i)
+    return True
+
+
+cdef inline double row_value(Worker* c, const Rows* rw, int n) noexcept nogil:
+    cdef State t
+    cdef int reward
+    resolve(c.shared.bulls, rw.s, rw.a, rw.b, rw.row[n], &t, &reward)
+    return child_value(c, &t, rw.k - 1, reward, rw.alpha, rw.beta)
+
+
+cdef inline bint row_cuts(const Rows* rw, double v) noexcept nogil:
+    return v >= rw.beta if rw.owner == 0 else v <= rw.alpha
+
+
+cdef void search_rows(Worker* c, Rows* rw) noexcept nogil:
+    """Search the rows, taken in turn, until one reaches the cut or none is left."""
+    cdef int n
+    cdef double v
+    while not c.aborted and not atomic_load(&rw.found):
+        n = fetch_add(&rw.next, 1)
+        if n >= rw.n:
+            break
+        v = row_value(c, rw, n)
+        if c.aborted:
+            break
+        rw.v[n] = v
+        rw.done[n] = 1
+        if row_cuts(rw, v):
+            atomic_store(&rw.found, 1)
+
+
+cdef bint share_rows(Worker* c, const State* s, int k, int a, int b, int owner,
+                     const int* order, double alpha, double beta, double* best) noexcept nogil:
+    """The too-low card's rows after its first (searched: its value in best) with the idle
+    helpers of the pool, all in the window that the first row left; best becomes the
+    owner's best of the four. False (nothing done) if no helper is idle."""
+    cdef Worker* mine[2 * MAX_HAND]
+    cdef Rows rw
+    cdef int n, i
+    rw.s = s
+    rw.k = k
+    rw.a = a
+    rw.b = b
+    rw.owner = owner
+    rw.n = 3
+    rw.alpha = alpha if owner == 1 or alpha > best[0] else best[0]
+    rw.beta = beta if owner == 0 or beta < best[0] else best[0]
+    rw.next = 0
+    rw.found = 0
+    for i in range(3):
+        rw.row[i] = order[i + 1]
+        rw.done[i] = 0
+    n = claim_helpers(c, NULL, NULL, NULL, &rw, rw.n, mine)
+    if n == 0:
+        return False
+    search_rows(c, &rw)
+    join_helpers(c, NULL, mine, n, c.aborted or atomic_load(&rw.found))
+    # a row a helper took but left unfinished (it stopped first) is searched here
+    for i in range(rw.n):
+        if not rw.done[i] and not c.aborted and not rw.found:
+            rw.v[i] = row_value(c, &rw, i)
+            rw.done[i] = not c.aborted
+            if rw.done[i] and row_cuts(&rw, rw.v[i]):
+                rw.found = 1
+    for i in range(rw.n):
+        if rw.done[i] and (rw.v[i] > best[0] if owner == 0 else rw.v[i] < best[0]):
+            best[0] = rw.v[i]
     return True
 
 

@@ -39,7 +39,7 @@ class SearchStats:
     fail_highs: int = 0            # nodes proven >= beta
     fail_lows: int = 0             # nodes proven <= alpha
     exact_nodes: int = 0           # nodes whose exact value was proven
-    shared_nodes: int = 0          # nodes whose reply tests two threads shared
+    shared_nodes: int = 0          # groups of tasks (tests, entries, rows) shared with helpers
     helper_nodes: Optional[int] = None     # nodes of the helper thread (two threads only)
     seconds: float = 0.0           # wall clock of the search, the card values included
     tt_entries: int = 0            # entries of the transposition table
