@@ -760,3 +760,32 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
             client.close()
     say(format_summary(summary, out))
 
+
+@batch.command("report")
+@click.argument("results", metavar="RESULTS.jsonl")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--plots", "plots_dir", default=None, metavar="DIR",
+              help="Also draw the report's figures as PNG files in DIR (made if missing);"
+                   " needs the plots extra (matplotlib).")
+def batch_report(results, as_json, plots_dir):
+    """Figures of a batch's results file (nimmt batch solve): the values' distribution,
+    mixed first turns and support sizes, row choices, solve seconds by cards a hand.
+
+    A torn last line is skipped, lines stopped by a limit and errors are counted apart
+    (docs/report.md says what each figure counts).
+
+    \b
+    Example:
+      nimmt batch report positions/batch/results.jsonl --plots plots/
+    """
+    from .batch.report import read_report
+    from .text.report import format_plot, format_report
+
+    report = read_report(results)
+    written = []
+    if plots_dir is not None:
+        from .batch.plots import write_plots
+        written = write_plots(report, plots_dir)
+    click.echo(json_by_key(report.to_dict()) if as_json else format_report(report, results))
+    for path in written:
+        click.echo(format_plot(path), err=True)
