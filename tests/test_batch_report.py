@@ -214,7 +214,8 @@ def test_row_choices_agree_with_the_reference_solver(tmp_path):
             a, b = c["cards"]
             owner = 0 if a < b else 1
             assert c["player"] == owner + 1
-            hands = ([h for h in position.hands[0] if h != a], [h for h in position.hands[1] if h != b])
+            hands = ([h for h in position.hands[0] if h != a],
+                     [h for h in position.hands[1] if h != b])
             values = ref.row_choice_values(position.rows, min(a, b), owner, max(a, b), hands)
             for_owner = [v if owner == 0 else -v for v in values]
             cheapest = cheapest_row(position.rows)

@@ -241,8 +241,9 @@ class Engine:
             row, extra = cheapest, 0.0
         return RowChoice(owner, tuple(cards), row, cheapest, extra)
 
-    def first_turn_row_choices(self, solution: Solution, progress: Optional[ProgressCallback]
-                               = None) -> Optional[List[Tuple[float, RowChoice]]]:
+    def first_turn_row_choices(self, solution: Solution,
+                               progress: Optional[ProgressCallback] = None
+                               ) -> Optional[List[Tuple[float, RowChoice]]]:
         """Every joint play of the equilibrium's turn (both cards played with probability
         > 0) whose lower card is too low, with its probability and `row_choice`, most likely
         first. Runs under the solve's limits (progress shown, Ctrl-C stops it): None if one
