@@ -262,3 +262,22 @@ def test_plots_without_matplotlib_say_how_to_install_it(tmp_path, monkeypatch):
 def test_the_report_of_a_synthetic_file_is_the_library_one(tmp_path):
     assert report_json(write(tmp_path, LINES)) == json.loads(
         json.dumps(build_report(LINES).to_dict()))
+
+
+def test_row_choices_stopped_by_the_limit_are_null(tmp_path):
+    # a limit of exactly the solve's own nodes: the value is proven, the row choices (which
+    # search the positions after each row) are stopped, and recorded as not known
+    line = "24; 22, 3 11 15 17, 4 9, 7 12 20 21; 2 8 14 16 19, 1 5 10 18 23; 2 1\n"
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    assert run(["batch", "solve", "-", "--out", str(first), "--row-choices"],
+               stdin=line).exit_code == 0
+    record = json.loads(first.read_text())
+    assert record["row_choices"]
+    nodes = record["stats"]["nodes"]
+    assert run(["batch", "solve", "-", "--out", str(second), "--row-choices", "--max-nodes",
+                str(nodes)], stdin=line).exit_code == 0
+    limited = json.loads(second.read_text())
+    assert limited["status"] == "solved" and limited["value"] == record["value"]
+    assert limited["row_choices"] is None
+    data = report_json(second)
+    assert data["row_choices"] is None and data["row_choices_not_recorded"] == 1
