@@ -9,9 +9,8 @@ import math
 from typing import Dict, Optional
 
 from .core.position import Position
-from .core.rules import cheapest_row, row_bullheads
+from .core.rules import row_bullheads
 from .exact import Engine, Solution
-from .exact.solution import no_noise
 from .limits import Limit
 from .mcts import SearchOptions, analyse, root_strategies
 from .mcts.player import viewer_of
@@ -114,14 +113,10 @@ def row_advice(engine: Engine, solution: Solution, k: int, card: int) -> Optiona
     if not higher:
         return None
     other = max(higher, key=lambda c: (opponent[c], -c))
-    cards = (card, other) if k == 0 else (other, card)
-    _, row, value = engine.best_row_choice(position, cards)
-    cheapest = cheapest_row(position.rows)
-    cheapest_value = engine.turn_value(position, cards, cheapest)
-    extra_cost = no_noise((value - cheapest_value) * (1 if k == 0 else -1))
-    if extra_cost <= SAME_VALUE:
-        row, extra_cost = cheapest, 0.0
-    return {"card": card, "if_opponent_plays": other, "row": row,
-            "row_bullheads": row_bullheads(position.rows[row]), "cheapest_row": cheapest,
-            "cheapest_bullheads": row_bullheads(position.rows[cheapest]),
-            "cheapest_row_costs_more": extra_cost}
+    choice = engine.row_choice(position, (card, other) if k == 0 else (other, card))
+    assert choice is not None and choice.player == k
+    return {"card": card, "if_opponent_plays": other, "row": choice.row,
+            "row_bullheads": row_bullheads(position.rows[choice.row]),
+            "cheapest_row": choice.cheapest_row,
+            "cheapest_bullheads": row_bullheads(position.rows[choice.cheapest_row]),
+            "cheapest_row_costs_more": choice.cheapest_row_costs_more}

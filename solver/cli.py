@@ -677,13 +677,18 @@ def batch():
               help="Stop each position after N nodes (0: no limit): status limit.")
 @click.option("--card-values", is_flag=True,
               help="Add every card's exact value (on a full deal about as costly as the solve).")
+@click.option("--row-choices", is_flag=True,
+              help="Add the first turn's row choices: each joint play of the equilibrium whose"
+                   " lower card is too low, its best row against the cheapest (for 'nimmt"
+                   " batch report').")
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="Each worker's table in MB (default: by hand size, capped so that the"
                    " workers fit in the memory available).")
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Solve on this Dask distributed cluster (e.g. tcp://host:8786) instead of"
                    " local workers; needs the batch extra.")
-def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb, scheduler):
+def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_choices, tt_mb,
+                scheduler):
     """Solve every position of POSITIONS (one a line, JSON or text notation; - for stdin).
 
     Writes one JSON line a position to --out as each finishes (status solved, limit or
@@ -733,7 +738,8 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb,
         if sizes:
             say(format_tables(tables, scheduler))
             say(None if client is not None else format_jobs_note(jobs))
-        options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables)
+        options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables,
+                               row_choices)
         progress = BatchProgress(summary.total, summary.skipped)
         progress(summary.done)
         on_result = lambda _, s: progress(s.done, s.counts["error"])
@@ -753,3 +759,33 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, tt_mb,
         if client is not None:
             client.close()
     say(format_summary(summary, out))
+
+
+@batch.command("report")
+@click.argument("results", metavar="RESULTS.jsonl")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--plots", "plots_dir", default=None, metavar="DIR",
+              help="Also draw the report's figures as PNG files in DIR (made if missing);"
+                   " needs the plots extra (matplotlib).")
+def batch_report(results, as_json, plots_dir):
+    """Figures of a batch's results file (nimmt batch solve): the values' distribution,
+    mixed first turns and support sizes, row choices, solve seconds by cards a hand.
+
+    A torn last line is skipped, lines stopped by a limit and errors are counted apart
+    (docs/report.md says what each figure counts).
+
+    \b
+    Example:
+      nimmt batch report positions/batch/results.jsonl --plots plots/
+    """
+    from .batch.report import read_report
+    from .text.report import format_plot, format_report
+
+    report = read_report(results)
+    written = []
+    if plots_dir is not None:
+        from .batch.plots import write_plots
+        written = write_plots(report, plots_dir)
+    click.echo(json_by_key(report.to_dict()) if as_json else format_report(report, results))
+    for path in written:
+        click.echo(format_plot(path), err=True)

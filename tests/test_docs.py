@@ -1,4 +1,5 @@
-"""The documents cannot drift: every example of README.md and docs/formats.md is run.
+"""The documents cannot drift: every example of README.md, docs/formats.md and docs/report.md
+is run.
 
 - A ```console block holds commands (`$ ` lines, run by bash from the repository root, with
   `nimmt` the command of this source tree) each followed by the output it prints, stdout
@@ -22,7 +23,7 @@ from typing import List, Optional, Tuple
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCUMENTS = ["README.md", "docs/formats.md"]
+DOCUMENTS = ["README.md", "docs/formats.md", "docs/report.md"]
 TIMING = "# timing"
 FENCE = re.compile(r"^```(\w*)\s*$")
 

@@ -4,14 +4,15 @@ Each line is written by one `os.write`, then flushed to disk (`os.fsync`), with 
 back meanwhile: a kill can leave a part of a line only at the very end of the file. Opening
 the file to resume removes such a torn last line (a last line without its newline), then
 reads which input lines are done, keyed by their line number and their position: a file
-written for another input is refused, never mixed with the new results.
+written for another input is refused, never mixed with the new results. `read` reads the
+lines back for a report, leaving a torn last line in place.
 """
 import json
 import os
 import signal
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Set
+from typing import Any, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
 
@@ -22,6 +23,11 @@ class ResumeState:
     was removed (how many bytes)."""
     done: Set[int]
     torn_bytes: int = 0
+
+
+def whole_lines(data: bytes) -> int:
+    """The length of `data` without a torn last line (one without its newline)."""
+    return len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
 
 
 class ResultsFile:
@@ -35,22 +41,13 @@ class ResultsFile:
     def resume(self, keys: Mapping[int, str]) -> ResumeState:
         """Repair a torn last line and return the lines done; refuse a file that is not a
         batch's results or whose lines are not those of this input."""
-        try:
-            with open(self.path, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
-            return ResumeState(set())
-        except OSError as exc:
-            raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
-        torn = 0
-        if data and not data.endswith(b"\n"):
-            keep = data.rfind(b"\n") + 1
-            torn = len(data) - keep
+        data = self._read(missing_ok=True)
+        keep = whole_lines(data)
+        if keep < len(data):
             self._truncate(keep)
-            data = data[:keep]
         done: Set[int] = set()
-        for number, raw in enumerate(data.splitlines(), 1):
-            line, position = self._entry(number, raw)
+        for record in self._records(data[:keep], "; give a new --out file"):
+            line, position = record["line"], record["position"]
             expected = keys.get(line)
             if expected != position:
                 what = (f"it has a result for line {line}, which the input does not have"
@@ -60,19 +57,41 @@ class ResultsFile:
                 raise errors.NimmtError(f"{self.name} holds the results of another input:"
                                         f" {what}; give a new --out file (or remove this one)")
             done.add(line)
-        return ResumeState(done, torn)
+        return ResumeState(done, len(data) - keep)
 
-    def _entry(self, number: int, raw: bytes):
+    def read(self) -> Tuple[List[Dict[str, Any]], int]:
+        """Every whole result line, as written, and the bytes of a torn last line, left in
+        place (reading never changes the file); refuse a file that is missing or is not a
+        batch's results."""
+        data = self._read(missing_ok=False)
+        keep = whole_lines(data)
+        return self._records(data[:keep]), len(data) - keep
+
+    def _read(self, missing_ok: bool) -> bytes:
         try:
-            record = json.loads(raw.decode("utf-8"))
-        except (UnicodeError, ValueError):
-            record = None
-        if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
-                and isinstance(record.get("position"), str)):
-            raise errors.NimmtError(
-                f"{self.name} is not a batch results file: its line {number} is not a result"
-                " (a JSON object with line and position); give a new --out file")
-        return record["line"], record["position"]
+            with open(self.path, "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            if missing_ok:
+                return b""
+            raise errors.NimmtError(f"cannot read {self.name}: no such file") from None
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
+
+    def _records(self, data: bytes, advice: str = "") -> List[Dict[str, Any]]:
+        records = []
+        for number, raw in enumerate(data.splitlines(), 1):
+            try:
+                record = json.loads(raw.decode("utf-8"))
+            except (UnicodeError, ValueError):
+                record = None
+            if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
+                    and isinstance(record.get("position"), str)):
+                raise errors.NimmtError(
+                    f"{self.name} is not a batch results file: its line {number} is not a"
+                    f" result (a JSON object with line and position){advice}")
+            records.append(record)
+        return records
 
     def _truncate(self, size: int) -> None:
         try:

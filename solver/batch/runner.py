@@ -21,6 +21,7 @@ from .. import errors
 from ..core.jsontext import parse_json
 from ..core.position import Position
 from ..exact.engine import UNBOUNDED, Engine, check_solvable
+from ..exact.solution import RowChoice
 from ..limits import Limit
 from .memory import TablePlan
 from .results import ResultsFile
@@ -45,6 +46,7 @@ class BatchOptions:
     limit: Limit
     card_values: bool
     tables: TablePlan
+    row_choices: bool = False      # the first turn's row choices (docs/formats.md)
 
 
 @dataclass
@@ -101,6 +103,10 @@ def solve_task(task: Task, options: BatchOptions, worker: int,
         with Engine(position, options.tables.table_mb(position.hand_size)) as engine:
             solution = engine.solve(position, options.limit, progress,
                                     card_values=options.card_values)
+            choices = (engine.first_turn_row_choices(solution, progress)
+                       if options.row_choices else None)
+            if engine.interrupted:
+                return None
     except errors.SearchLimitError as exc:
         if exc.interrupted:
             return None
@@ -120,10 +126,19 @@ def solve_task(task: Task, options: BatchOptions, worker: int,
         record.update(status="solved", value=solution.value, strategies=data["strategies"])
         if options.card_values:
             record["card_values"] = data["card_values"]
+        if options.row_choices:         # None: a limit stopped them after the solve
+            record["row_choices"] = None if choices is None else [
+                row_choice_record(probability, choice) for probability, choice in choices]
         record["stats"] = data["stats"]
     record["seconds"] = round(time.perf_counter() - start, 3)
     record["worker"] = worker
     return record
+
+
+def row_choice_record(probability: float, choice: RowChoice) -> Dict[str, Any]:
+    return {"player": choice.player + 1, "cards": list(choice.cards), "probability": probability,
+            "row": choice.row, "cheapest_row": choice.cheapest_row,
+            "cheapest_row_costs_more": choice.cheapest_row_costs_more}
 
 
 def error_record(task: Task, message: str, worker: Optional[int] = None) -> Dict[str, Any]:

@@ -14,12 +14,12 @@ import numpy as np
 
 from .._search import ExactSearch
 from ..core.position import Position
-from ..core.rules import bullheads, row_bullheads, target_row
+from ..core.rules import bullheads, cheapest_row, row_bullheads, target_row
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
 from ..limits import Limit, max_threads
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
-from .solution import Line, SearchStats, Solution
+from .solution import LOSS_TOLERANCE, Line, RowChoice, SearchStats, Solution, no_noise
 
 # Default sizes by cards per hand. A solve's table and 2-card cache are fresh memory, whose
 # pages the system clears as the search first touches them: below 8 cards that costs more
@@ -225,6 +225,45 @@ class Engine:
         else:
             value, row = min(options, key=lambda o: (o[0], o[1]))
         return low_owner, row, value
+
+    def row_choice(self, position: Position, cards: Tuple[int, int]) -> Optional[RowChoice]:
+        """When the lower card of `cards` is too low: its owner's best row against the
+        cheapest row (the cheapest wins a tie: it is the row a player takes without
+        thinking); None otherwise."""
+        best = self.best_row_choice(position, cards)
+        if best is None:
+            return None
+        owner, row, value = best
+        cheapest = cheapest_row(position.rows)
+        extra = no_noise((value - self.turn_value(position, cards, cheapest))
+                         * (1 if owner == 0 else -1))
+        if extra <= LOSS_TOLERANCE:
+            row, extra = cheapest, 0.0
+        return RowChoice(owner, tuple(cards), row, cheapest, extra)
+
+    def first_turn_row_choices(self, solution: Solution,
+                               progress: Optional[ProgressCallback] = None
+                               ) -> Optional[List[Tuple[float, RowChoice]]]:
+        """Every joint play of the equilibrium's turn (both cards played with probability
+        > 0) whose lower card is too low, with its probability and `row_choice`, most likely
+        first. Runs under the solve's limits (progress shown, Ctrl-C stops it): None if one
+        stopped it."""
+        position = solution.position
+        x, y = solution.strategies
+
+        def work() -> List[Tuple[float, RowChoice]]:
+            found = []
+            for a in sorted(x):
+                for b in sorted(y):
+                    choice = self.row_choice(position, (a, b))
+                    if self.search.aborted:
+                        return []
+                    if choice is not None:
+                        found.append((x[a] * y[b], choice))
+            return sorted(found, key=lambda f: (-f[0], f[1].cards))
+
+        choices = self.run(work, progress=progress, same_limits=True)
+        return None if self.search.aborted else choices
 
     def turn_value(self, position: Position, cards: Tuple[int, int],
                    row: Optional[int] = None) -> float:

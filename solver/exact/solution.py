@@ -86,6 +86,18 @@ class Line:
                 "penalties": list(self.penalties), "value": self.value_before}
 
 
+@dataclass(frozen=True)
+class RowChoice:
+    """A too-low card's row at one joint play of a turn: the row its owner's best play takes
+    (the cheapest row when that is one of the best) against the row with the fewest
+    bullheads, and what taking the cheapest one costs its owner in the end (>= 0)."""
+    player: int                               # the owner of the too-low card: 0 or 1
+    cards: Tuple[int, int]                    # the joint play (player 1's card, player 2's)
+    row: int
+    cheapest_row: int
+    cheapest_row_costs_more: float
+
+
 @dataclass
 class Solution:
     """The exact solution of a 2-player position with both hands visible."""
