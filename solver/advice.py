@@ -6,10 +6,11 @@ hand, 3+ players) goes to `hidden_advice`, the search player's estimates for the
 cards (`solver.mcts.analyse`). Every advice is a dict (`--json`); `text.advice` words it.
 """
 import math
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from .core.position import Position
 from .core.rules import row_bullheads
+from .errors import SearchLimitError
 from .exact import Engine, Solution
 from .limits import Limit
 from .mcts import SearchOptions, analyse, root_strategies
@@ -85,21 +86,35 @@ def exact_advice(position: Position, limit: Optional[Limit] = None,
     with Engine(position, tt_mb, threads=threads) as engine:
         solution = engine.solve(position, limit, progress)
         losses = solution.card_losses()
-        players = [player_advice(engine, solution, k, losses[k]) for k in range(2)]
+        rows = engine.run(lambda: all_row_advice(engine, solution), progress=progress,
+                          same_limits=True)
+        players = [player_advice(solution, k, losses[k], None if rows is None else rows[k])
+                   for k in range(2)]
     return {"position": position.to_text(), "value": solution.value, "players": players,
             "stats": solution.stats.to_dict()}
 
 
-def player_advice(engine: Engine, solution: Solution, k: int, losses: Dict[int, float]) -> dict:
+def player_advice(solution: Solution, k: int, losses: Dict[int, float],
+                  row_choices: Optional[List[dict]]) -> dict:
     strategy = solution.strategies[k]
     return {
         "player": k + 1,
         "play": [{"card": c, "probability": p} for c, p in sorted(strategy.items())],
         "cards": [{"card": c, "value": solution.card_values[k][c], "loss": losses[c],
                    "in_equilibrium": c in strategy} for c in sorted(losses)],
-        "row_choices": [choice for card in solution.hands[k]
-                        for choice in [row_advice(engine, solution, k, card)] if choice],
+        "row_choices": row_choices,
     }
+
+
+def all_row_advice(engine: Engine, solution: Solution) -> Optional[List[List[dict]]]:
+    """Each player's `row_advice`, searched under the solve's limits: None when one
+    stopped it (the solution stays proven; a row is never named from a stopped search)."""
+    try:
+        return [[choice for card in solution.hands[k]
+                 for choice in [row_advice(engine, solution, k, card)] if choice]
+                for k in range(2)]
+    except SearchLimitError:
+        return None
 
 
 def row_advice(engine: Engine, solution: Solution, k: int, card: int) -> Optional[dict]:

@@ -51,3 +51,26 @@ def test_a_search_stopped_at_its_last_node_has_proven_one_side(position):
     full = solve(position, card_values=False)
     lower, upper = bounds_at(position, full.stats.nodes - 1)
     assert min(full.value - lower, upper - full.value) < 1e-6
+
+
+ROWS_POSITION = ("24; 2, 5 11 13 15 17, 18 22, 23 24; 1 3 7 10 12 14 16,"
+                 " 4 6 8 9 19 20 21; 0 0")
+
+
+def test_a_limit_that_stops_the_row_advice_never_names_a_row():
+    """`nimmt best` searches each too-low card's rows after the solve, under its limits: a
+    limit hit there leaves the row advice out (None), never a row from a stopped search."""
+    from solver.advice import exact_advice
+    from solver.core.position import Position
+    position = Position.from_text(ROWS_POSITION)
+    full = exact_advice(position)
+    assert any(p["row_choices"] for p in full["players"])
+    solved_at = solve(position, card_values=True).stats.nodes
+    outcomes = set()
+    for extra in (0, 1, 5, 10, 10_000_000):
+        advice = exact_advice(position, Limit(nodes=solved_at + extra))
+        assert advice["value"] == full["value"]
+        for player, whole in zip(advice["players"], full["players"]):
+            assert player["row_choices"] in (None, whole["row_choices"])
+            outcomes.add(player["row_choices"] is None)
+    assert outcomes == {True, False}

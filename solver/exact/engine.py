@@ -206,11 +206,25 @@ class Engine:
 
     def full_matrix(self, position: Position) -> np.ndarray:
         h1, h2, rows = self.ranks.state(position)
-        return np.array([[self.search.entry_value(h1, h2, rows, a, b) for b in h2] for a in h1])
+        matrix = np.array([[self.search.entry_value(h1, h2, rows, a, b) for b in h2]
+                           for a in h1])
+        self.check_not_stopped()
+        return matrix
 
     def value(self, position: Position) -> float:
         h1, h2, rows = self.ranks.state(position)
-        return self.search.value(h1, h2, rows)
+        value = self.search.value(h1, h2, rows)
+        self.check_not_stopped()
+        return value
+
+    def check_not_stopped(self) -> None:
+        """A call into the search outside `solve` runs under the limits the last run left
+        (`run` with `same_limits`): if one stopped it, its result is meaningless and is never
+        returned."""
+        if self.search.aborted:
+            raise SearchLimitError("the limit stopped the search before it proved the value",
+                                   bounds=(None, None), stats=self.stats(),
+                                   interrupted=self.interrupted)
 
     # explaining ----------------------------------------------------------------------------
     def best_row_choice(self, position: Position, cards: Tuple[int, int]):

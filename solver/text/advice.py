@@ -73,7 +73,10 @@ def format_player(player: dict) -> List[str]:
             lines.append(f"  {card['card']} is just as good against {opponent}'s strategy")
         else:
             lines.append(f"  {card['card']} loses {bullheads_text(card['loss'])} on average")
-    lines += [format_row_choice(choice, opponent) for choice in player["row_choices"]]
+    if player["row_choices"] is None:
+        lines.append("  the rows to take after a too-low card: not computed within the limit")
+    else:
+        lines += [format_row_choice(choice, opponent) for choice in player["row_choices"]]
     return lines
 
 
