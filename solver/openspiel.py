@@ -242,6 +242,11 @@ class NimmtState(pyspiel.State):
         self._play(self.now.pending, choices)
 
     def _apply_actions(self, actions):
+        if self.now.pending is not None:
+            # OpenSpiel's RL environment sends every move of a simultaneous game as a joint
+            # action: at a row choice, the owner's entry is the row, the others have none
+            self._apply_action(actions[self.too_low_owner])
+            return
         cards = tuple(a + 1 for a in actions)
         # only the lowest card of a turn can be too low: it is resolved first, on these rows
         if target_row(self.now.position.rows, min(cards)) is None:
@@ -327,11 +332,14 @@ class NimmtState(pyspiel.State):
 
     # what a player sees ------------------------------------------------------------------
     def hand_of(self, player: int) -> Tuple[int, ...]:
-        """The player's hand now (while dealing: their cards dealt so far)."""
-        if self.now.position is None:
+        """The player's hand now: while dealing, their cards dealt so far; at a row choice,
+        without the card they revealed."""
+        now = self.now
+        if now.position is None:
             size = self.setup.config.hand_size
-            return tuple(sorted(self.now.dealt[player * size:(player + 1) * size]))
-        return self.now.position.hands[player]
+            return tuple(sorted(now.dealt[player * size:(player + 1) * size]))
+        hand = now.position.hands[player]
+        return hand if now.pending is None else tuple(c for c in hand if c != now.pending[player])
 
     def rows_now(self) -> Tuple[Tuple[int, ...], ...]:
         if self.now.position is None:
@@ -461,9 +469,9 @@ class NimmtObserver:
 
     def _table_text(self, hands, rows, position: Optional[Position]) -> str:
         """The project's one-line notation, hidden hands as `?` (while dealing: the rows and
-        hands dealt so far)."""
+        hands dealt so far); without public information, the hands only."""
         if not self.public:
-            rows = ()
+            return "hands " + ", ".join("?" if h is None else _cards(h) for h in hands)
         penalties = position.penalties if position is not None else (0,) * self.setup.players
         return format_notation(self.setup.deck, rows, hands, penalties)
 

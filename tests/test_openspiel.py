@@ -93,7 +93,8 @@ def check_views(state, referee, observer, info, revealed=None):
         d = observer.dict
         assert np.array_equal(np.asarray(state.observation_tensor(k)), observer.tensor)
         hand = d["hand"] if "hand" in d else d["hands"][k]
-        assert marked(hand) == list(position.hands[k])
+        # a revealed card is out of its hand
+        assert marked(hand) == [c for c in position.hands[k] if not revealed or c != revealed[k]]
         assert [marked(d["rows"][r]) for r in range(4)] == [list(r) for r in position.rows]
         assert d["penalties"].tolist() == list(position.penalties)
         assert d["scores"].tolist() == referee.banked
@@ -201,6 +202,25 @@ def test_openspiel_random_simulations(pyspiel):
                                 verbose=False)
 
 
+def test_the_rl_environment_plays_whole_games(pyspiel):
+    """OpenSpiel's RL environment sends joint actions at every node, the row choice too (the
+    players without a move send anything); the rewards it hands out add up to the returns."""
+    from open_spiel.python import rl_environment
+    env = rl_environment.Environment("python_nimmt", players=4, threshold=30)
+    rng = random.Random(5)
+    rows_chosen = 0
+    for _ in range(3):
+        step = env.reset()
+        total = [0.0] * 4
+        while not step.last():
+            legal = step.observations["legal_actions"]
+            rows_chosen += any(actions == ROW_ACTIONS for actions in legal)
+            step = env.step([rng.choice(actions) if actions else 0 for actions in legal])
+            total = [t + r for t, r in zip(total, step.rewards)]
+        assert total == env.get_state.returns() and max(total) <= 0 and min(total) <= -30
+    assert rows_chosen > 0
+
+
 def test_game_info(pyspiel):
     two = load(pyspiel, variant="10n+4", single_round=True)
     assert two.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -240,6 +260,50 @@ def test_hidden_hands_stay_hidden(pyspiel):
         assert getattr(a, view)(0) == getattr(b, view)(0), view
         assert getattr(a, view)(1) != getattr(b, view)(1), view
     assert "?, ?" in a.observation_string(0)
+
+
+def test_the_strings_shown_in_the_docs(pyspiel):
+    """docs/openspiel.md's strings: a 4-player deal (seed 3), player 1's 9 too low."""
+    text = open(os.path.join(ROOT, "docs/openspiel.md"), encoding="utf-8").read()
+    shown = re.findall(r"^```text\n(player 1; .*)\n```", text, re.M)
+    game = load(pyspiel, players=4)
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+    state.apply_actions([rng.choice(state.legal_actions(k)) for k in range(4)])
+    assert state.current_player() == 0
+    assert shown == [state.observation_string(0), state.information_state_string(0)]
+
+
+def test_observation_types(pyspiel):
+    """Every hand, none, or no public information: the pieces and strings follow."""
+    from open_spiel.python.observation import make_observation
+    game = load(pyspiel, players=3, single_round=True)
+    state = game.new_initial_state()
+    for card in random.Random(2).sample(range(1, 105), 34):
+        state.apply_action(card - 1)
+    hands = [[a + 1 for a in state.legal_actions(k)] for k in range(3)]
+    kind = pyspiel.PrivateInfoType
+    for recall in (False, True):
+        hand = "start_hand" if recall else "hand"
+        for private, public, pieces in [
+                (kind.ALL_PLAYERS, True, {hand + "s", "scores"}),
+                (kind.NONE, True, {"scores"}),
+                (kind.SINGLE_PLAYER, False, {hand})]:
+            observer = make_observation(game, pyspiel.IIGObservationType(
+                public_info=public, perfect_recall=recall, private_info=private))
+            observer.set_from(state, 1)
+            assert pieces <= set(observer.dict) and "player" in observer.dict
+            text = observer.string_from(state, 1)
+            shown = {kind.ALL_PLAYERS: hands, kind.NONE: [None] * 3,
+                     kind.SINGLE_PLAYER: [None, hands[1], None]}[private]
+            assert ", ".join("?" if h is None else " ".join(map(str, h))
+                             for h in shown) in text
+            if private == kind.ALL_PLAYERS:
+                assert [marked(observer.dict[hand + "s"][k]) for k in range(3)] == hands
+            if not public:
+                assert set(observer.dict) == {"player", hand}
 
 
 def test_value_iteration_matches_the_exact_solver(pyspiel):
