@@ -6,8 +6,9 @@ open_spiel is not installed.
   it, its turns replayed as a game record (core.record), the row choice asked exactly when
   the lowest card is lower than every row end, the round and game ends, the returns.
 - OpenSpiel's own checks (random_sim_test), hidden hands kept hidden.
-- OpenSpiel's zero-sum solver (value iteration, a linear program at each simultaneous node)
-  against the exact solver on 2-player positions of 1 to 3 cards.
+- OpenSpiel's zero-sum solvers against the exact solver on 2-player positions of 1 to 3
+  cards: value iteration (a linear program at each simultaneous node) and the sequence-form
+  LP of the turn-based conversion (which reads the information states).
 - The examples shown in README.md and docs/openspiel.md, run as shown: value iteration,
   and CFR+ through the turn-based conversion near the equilibrium.
 """
@@ -320,6 +321,20 @@ def test_value_iteration_matches_the_exact_solver(pyspiel):
             assert value == pytest.approx(exact, abs=1e-6), position.to_text()
             worst = max(worst, abs(value - exact))
     assert worst < 1e-6
+
+
+def test_sequence_form_lp_on_the_turn_based_game_matches_the_exact_solver(pyspiel):
+    """The turn-based conversion lets player 2 choose unseen after player 1: its information
+    states must hide player 1's card, or the LP's value would be player 2's best reply."""
+    pytest.importorskip("cvxopt")
+    from open_spiel.python.algorithms import sequence_form_lp
+    for size in (1, 2, 3):
+        for k in range(2):
+            position = random_midround(random.Random(100 * size + k), size)
+            game = load(pyspiel, position=position.to_text(), variant="10n+4", single_round=True)
+            value, _, _, _ = sequence_form_lp.solve_zero_sum_game(
+                pyspiel.convert_to_turn_based(game))
+            assert value == pytest.approx(solve(position).value, abs=1e-6), position.to_text()
 
 
 @pytest.mark.parametrize("params,message", [
