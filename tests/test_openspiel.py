@@ -67,7 +67,7 @@ class Referee:
     def deal(self, card):
         self.dealt.append(card)
         n, h = self.players, self.hand_size
-        if len(self.dealt) == n * h + 4:   # 10 cards to each in turn, then the 4 row cards
+        if len(self.dealt) == n * h + 4:   # h cards to each in turn, then the 4 row cards
             hands = [sorted(self.dealt[k * h:(k + 1) * h]) for k in range(n)]
             rows = [[c] for c in self.dealt[n * h:]]
             self.start = Position.create(rows, hands, deck=self.deck)
