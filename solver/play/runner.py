@@ -44,6 +44,12 @@ def deal(config: GameConfig, rng: random.Random) -> Position:
     """Shuffle cards 1..D, deal 10 to each player, then 4 cards start the rows."""
     cards = list(range(1, config.deck + 1))
     rng.shuffle(cards)
+    return dealt_position(config, cards)
+
+
+def dealt_position(config: GameConfig, cards: Sequence[int]) -> Position:
+    """The position the cards in this order deal: the hand size to each player in turn,
+    then 4 cards, each starting a row (the cards after those stay in the box)."""
     size = config.hand_size
     hands = [sorted(cards[k * size:(k + 1) * size]) for k in range(config.players)]
     start = config.players * size
