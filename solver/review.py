@@ -43,9 +43,9 @@ DEFAULT_TIME_LIMIT = 10.0     # seconds per turn: 8-card turns solve in about 5 
 # on 180 positions of 4-6 cards, whose mean |value| was 3.7).
 MISTAKE_FROM = 0.5
 BLUNDER_FROM = 2.0
-# An exact solve of this many cards a hand is not tried under a smaller time limit: the
-# fastest solves measured on one core (docs/benchmarks.md: full deals 103 s and more; 9 cards
-# half a minute and more).
+# An exact solve of this many cards a hand is not tried under a smaller time limit: no solve
+# that fast was measured on one core (docs/benchmarks.md: full deals 103 s and more; 9 cards
+# about a minute).
 LEAST_EXACT_SECONDS = {9: 20.0, 10: 100.0}
 
 

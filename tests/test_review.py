@@ -11,23 +11,12 @@ from solver.review import (Mark, Method, Why, BLUNDER_FROM, MISTAKE_FROM, mark_o
 from tests.reference_solver import reference_solution, row_choice_values
 from tests.support import POSITIONS_DIR, assert_equilibrium, error_line, run, strategy_vector
 
-# From positions/05_five_cards_cheapest_row_not_best.json (value -0.00034), played out:
-# turn 1: 24 is in player 1's equilibrium; player 2's 1 is too and is too low, but they take
-# row 1 (7 bullheads) where row 0 was best (2 bullheads; not the cheapest, row 3); turn 2: player 1's 5 loses 7 bullheads (the
-# equilibrium plays 18), player 2's 13 loses nothing; turn 5 is forced.
-FIVE_CARDS = {
-    "deck": 24,
-    "rows": [[6, 8], [10, 12, 20], [2, 4], [3]],
-    "hands": [[5, 7, 9, 18, 24], [1, 11, 13, 17, 22]],
-    "penalties": [1, 6],
-    "turns": [
-        {"cards": [24, 1], "row_choices": [None, 1]},
-        {"cards": [5, 13]},
-        {"cards": [18, 11]},
-        {"cards": [7, 22]},
-        {"cards": [9, 17]},
-    ],
-}
+# positions/records/five_cards.json: positions/05_five_cards_cheapest_row_not_best.json (value
+# -0.00034) played out. Turn 1: 24 is in player 1's equilibrium; player 2's 1 is too and is
+# too low, but they take row 1 (7 bullheads) where row 0 was best (2 bullheads; not the
+# cheapest, row 3); turn 2: player 1's 5 loses 7 bullheads (the equilibrium plays 18), player
+# 2's 13 loses nothing; turn 5 is forced.
+FIVE_CARDS = json.loads((POSITIONS_DIR / "records" / "five_cards.json").read_text())
 
 # 3 players, the 10n+4 deck (34 cards), 3 cards a hand; player 1's 1 is too low at turn 3
 THREE_PLAYERS = {

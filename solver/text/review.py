@@ -40,21 +40,25 @@ def format_review(review: Review) -> str:
 
 
 def table(rows: List[List[str]]) -> List[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
-              for i, h in enumerate(HEADERS)]
+    """The turns' rows under HEADERS, without the columns empty in every row (no row choice,
+    no estimated turn...)."""
+    shown = [i for i in range(len(HEADERS)) if any(r[i] for r in rows)]
+    headers = [HEADERS[i] for i in shown]
+    rows = [[r[i] for i in shown] for r in rows]
+    widths = [max(len(h), *(len(r[n]) for r in rows)) for n, h in enumerate(headers)]
 
     def line(cells: Sequence[str]) -> str:
         return "  ".join(c.rjust(w) if h in RIGHT else c.ljust(w)
-                         for c, w, h in zip(cells, widths, HEADERS)).rstrip()
+                         for c, w, h in zip(cells, widths, headers)).rstrip()
 
-    return [line(HEADERS)] + [line(r) for r in rows]
+    return [line(headers)] + [line(r) for r in rows]
 
 
 def turn_cells(turn: TurnReview) -> List[List[str]]:
     rows = []
     for k, play in enumerate(turn.plays):
         first = k == 0
-        value = "" if turn.value is None else f"{turn.value:.2f}"
+        value = "" if turn.value is None else f"{round(turn.value, 2) + 0.0:.2f}"   # no -0.00
         rows.append([str(turn.number + 1) if first else "", str(turn.hand_size) if first else "",
                      turn.method.value if first else "", value if first else "",
                      str(play.player + 1), str(play.card), cards_text(play.best_cards),
