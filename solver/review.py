@@ -18,9 +18,9 @@ position before the turn is then reviewed in one of two ways:
 Marks (`mark_of`) grade a play's loss like a chess engine's game review.
 """
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import errors
 from .advice import DEFAULT_SEARCH_ITERATIONS, finite
@@ -30,11 +30,10 @@ from .core.rules import row_bullheads, variant_deck
 from .core.turn import TurnOutcome
 from .errors import SearchLimitError
 from .exact import Engine
-from .exact.engine import play_cards
 from .exact.solution import LOSS_TOLERANCE, no_noise
 from .limits import Limit
-from .mcts import analyse
-from .mcts.player import derive_seed
+from .mcts import CardEstimate, analyse
+from .mcts.player import derive_seed, row_estimates
 
 DEFAULT_TIME_LIMIT = 10.0     # seconds per turn: 8-card turns solve in about 5 s on one core
 # Marks, by a play's loss in bullheads (docs/formats.md, "Reviews"). 0.5 is about what the
@@ -97,6 +96,8 @@ class PlayReview:
     row: Optional[int] = None                # the row taken by choice (too-low card)
     best_rows: Tuple[int, ...] = ()          # the rows losing nothing (exact turns)
     row_loss: Optional[float] = None         # None: no choice, or not reviewed
+    row_interval: Optional[Tuple[Optional[float], Optional[float]]] = None  # estimated
+    row_expected: Optional[List[float]] = None   # estimated: each row's bullheads to the end
     forced: bool = False                     # one card in hand: no card to choose
 
     @property
@@ -111,8 +112,9 @@ class PlayReview:
         """Estimated plays: the card's interval plus the row choice's loss."""
         if self.card_interval is None:
             return None
-        extra = self.row_loss or 0.0
-        return tuple(None if x is None else x + extra for x in self.card_interval)
+        row = self.row_interval or (self.row_loss or 0.0,) * 2
+        return tuple(None if a is None or b is None else a + b
+                     for a, b in zip(self.card_interval, row))
 
     @property
     def mark(self) -> Optional[Mark]:
@@ -193,7 +195,9 @@ def play_dict(play: PlayReview) -> Dict[str, Any]:
             "loss_interval": None if play.loss_interval is None else list(play.loss_interval),
             "card_value": play.card_value, "expected_bullheads": play.expected,
             "best_expected_bullheads": play.best_expected, "row": play.row,
-            "best_rows": list(play.best_rows), "row_loss": play.row_loss, "loss": play.loss,
+            "best_rows": list(play.best_rows), "row_loss": play.row_loss,
+            "row_interval": None if play.row_interval is None else list(play.row_interval),
+            "row_expected_bullheads": play.row_expected, "loss": play.loss,
             "mark": None if play.mark is None else play.mark.value}
 
 
@@ -278,7 +282,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 played = sorted(seen - {c for row in position.rows for c in row})
                 review = estimated_turn(t, position, outcome, played, exact, iterations,
                                         seed, why, bounds, progress)
-            turns.append(with_seconds(review, time.perf_counter() - began))
+            turns.append(replace(review, seconds=round(time.perf_counter() - began, 3)))
             seen.update(outcome.turn.cards)
             position = outcome.position
     finally:
@@ -289,10 +293,6 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
 
 def too_long(hand_size: int, time_limit: float) -> bool:
     return 0 < time_limit < LEAST_EXACT_SECONDS.get(hand_size, 0.0)
-
-
-def with_seconds(review: TurnReview, seconds: float) -> TurnReview:
-    return TurnReview(**{**review.__dict__, "seconds": round(seconds, 3)})
 
 
 # exact turns -------------------------------------------------------------------------------
@@ -398,12 +398,33 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
             plays.append(PlayReview(k, card, (best.card,), None, best_expected=best.mean,
                                     row=row))
             continue
-        if mine is best:
-            loss, interval = 0.0, (0.0, 0.0)
-        else:
-            loss = mine.mean - best.mean
-            interval = (finite(mine.ci95[0] - best.ci95[1]), finite(mine.ci95[1] - best.ci95[0]))
+
+        loss, interval = estimated_loss(mine, best)
+        rows = {} if row is None else estimated_row_review(
+            view_of(position, k, played, exact), k, outcome.turn.cards, row, iterations,
+            derive_seed(seed, t, k, "row"))
         plays.append(PlayReview(k, card, (best.card,), loss, interval, expected=mine.mean,
-                                best_expected=best.mean, row=row))
+                                best_expected=best.mean, **rows))
     return TurnReview(t, position, Method.ESTIMATED, tuple(plays), 0.0, why=why, bounds=bounds,
                       iterations=iterations if position.hand_size > 1 else None)
+
+
+def estimated_loss(mine: CardEstimate, best: CardEstimate):
+    """An estimate's loss against the best one, and its interval: the one's 95% interval less
+    the other's, end against opposite end (wider than the difference's own interval)."""
+    if mine is best:
+        return 0.0, (0.0, 0.0)
+    return mine.mean - best.mean, (finite(mine.ci95[0] - best.ci95[1]),
+                                   finite(mine.ci95[1] - best.ci95[0]))
+
+
+def estimated_row_review(view: Position, k: int, cards: Sequence[int], row: int,
+                         iterations: int, seed: int) -> Dict[str, Any]:
+    """A too-low card's row choice before the last turn, estimated: each row's bullheads to
+    the end of the round by the search player's playouts (as it chooses its own rows), the
+    chosen row's against the lowest."""
+    rows = row_estimates(view, k, cards, iterations, seed)
+    best = min(rows, key=lambda e: (e.mean, e.card))
+    loss, interval = estimated_loss(rows[row], best)
+    return {"row": row, "best_rows": (best.card,), "row_loss": loss, "row_interval": interval,
+            "row_expected": [e.mean for e in rows]}

@@ -2,10 +2,8 @@
 marks, totals, the fallback to the search player, 3 players, bad records."""
 import json
 
-import numpy as np
 import pytest
 
-from solver.core.position import Position
 from solver.review import (Mark, Method, Why, BLUNDER_FROM, MISTAKE_FROM, mark_of,
                            review_record)
 from tests.reference_solver import reference_solution, row_choice_values
@@ -112,7 +110,7 @@ def test_stopped_solve_falls_back_to_the_search():
     assert first.iterations == 2000
     for play in first.plays:
         assert play.card_interval is not None and play.card_loss >= 0.0
-        assert play.loss == pytest.approx(play.expected - play.best_expected)
+        assert play.card_loss == pytest.approx(play.expected - play.best_expected)
     assert all(t.method is Method.EXACT for t in review.turns if t.hand_size <= 3)
     data = review.to_dict()
     assert data["turns"][0]["method"] == "estimated" and data["turns"][0]["why"] == "stopped"
@@ -186,6 +184,29 @@ def test_bad_options_exit_2():
     record = json.dumps(FIVE_CARDS)
     assert "time-limit" in error_line(run(["review", "-", "--time-limit", "-1"], stdin=record))
     assert "iterations" in error_line(run(["review", "-", "--iterations", "0"], stdin=record))
+
+
+def test_row_choice_of_an_estimated_turn():
+    """A full deal's first turn is estimated (10 cards under 10 s are not tried); player 2's
+    1 is too low and takes row 0: each row's bullheads to the end are estimated, the loss is
+    the chosen row's less the lowest, its interval added to the card's."""
+    record = {"deck": 24, "rows": [[9], [3], [19], [5]],
+              "hands": [[6, 7, 10, 11, 12, 14, 18, 21, 22, 24],
+                        [1, 2, 4, 8, 13, 15, 16, 17, 20, 23]],
+              "turns": [{"cards": [6, 1], "row_choices": [None, 0]}]}
+    turn, = review_record(record, iterations=4000).turns
+    assert turn.method is Method.ESTIMATED and turn.why is Why.TOO_LONG
+    play = turn.plays[1]
+    assert play.row == 0 and len(play.row_expected) == 4
+    lowest = min(play.row_expected)
+    assert play.best_rows == (play.row_expected.index(lowest),)
+    assert play.row_loss == pytest.approx(play.row_expected[0] - lowest)
+    low, high = play.row_interval
+    assert low <= play.row_loss <= high
+    assert play.loss == pytest.approx(play.card_loss + play.row_loss)
+    assert play.loss_interval == pytest.approx(
+        tuple(c + r for c, r in zip(play.card_interval, play.row_interval)))
+    assert turn.plays[0].row is None and turn.plays[0].row_loss is None
 
 
 def test_search_sees_only_the_players_own_hand():

@@ -85,7 +85,7 @@ def loss_text(play: PlayReview) -> str:
 
 def interval_cell(play: PlayReview) -> str:
     """An estimated card's interval (none when it was the best estimate: its loss is 0)."""
-    if play.loss_interval is None or not play.card_loss:
+    if play.loss_interval is None or play.loss_interval == (0.0, 0.0):
         return ""
     return interval_text(play.loss_interval)
 
