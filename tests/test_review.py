@@ -1,11 +1,13 @@
 """`nimmt review`: each play's loss against the equilibrium, checked with the reference solver;
 marks, totals, the fallback to the search player, 3 players, bad records."""
+import io
 import json
 
 import pytest
 
 from solver.review import (Mark, Method, Why, BLUNDER_FROM, MISTAKE_FROM, mark_of,
                            review_record)
+from solver.text.progress import ReviewProgress
 from tests.reference_solver import reference_solution, row_choice_values
 from tests.support import POSITIONS_DIR, assert_equilibrium, error_line, run, strategy_vector
 
@@ -219,3 +221,17 @@ def test_search_sees_only_the_players_own_hand():
     one, two = (review_record(r, iterations=3000, seed=7).turns[0].plays[0]
                 for r in (record, swapped))
     assert one == two
+
+
+def test_progress_on_a_terminal():
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    stream = Terminal()
+    progress = ReviewProgress(stream)
+    record = dict(FIVE_CARDS, turns=FIVE_CARDS["turns"][:1])
+    review_record(record, progress=progress)
+    progress.close()
+    assert "turn 1/1, 5 cards" in stream.getvalue()
+    assert stream.getvalue().endswith("\r\033[K")          # erased at the end

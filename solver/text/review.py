@@ -4,7 +4,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from ..exact.engine import proven_bounds
 from ..review import (BLUNDER_FROM, MISTAKE_FROM, Mark, Method, PlayerTotal, PlayReview,
-                      Review, TurnReview, Why)
+                      Review, TurnReview, Why, exact_game)
 from .render import player_name
 
 WIDTH = 92
@@ -109,9 +109,9 @@ def turn_notes(review: Review) -> List[str]:
     budget = (f"the search player, {review.iterations:,} iterations for each player's card,"
               f" seed {review.seed}")
     if all(t.why is Why.GAME for t in estimated):
-        sight = ("each player's view: the other hands hidden"
-                 if review.start.players > 2 or review.start.deck != 24 else "")
-        return [f"every turn estimated by {budget}" + (f", from {sight}" if sight else "")]
+        sight = "" if exact_game(review.start) else "each player's view: the other hands hidden"
+        return textwrap.wrap(f"every turn estimated by {budget}"
+                             + (f", from {sight}" if sight else ""), WIDTH)
     exact = [t.number + 1 for t in review.turns if t.method is Method.EXACT]
     notes = [f"exact turns: {numbers_text(exact)}" if exact else "no turn exact",
              f"estimated turns: by {budget}:"]
@@ -163,4 +163,4 @@ def turns_text(n: int) -> str:
 def mark_name(mark: Mark, n: int) -> str:
     if n == 1 or mark in (Mark.BEST, Mark.FORCED):
         return mark.value
-    return mark.value + "s"
+    return "inaccuracies" if mark is Mark.INACCURACY else mark.value + "s"
