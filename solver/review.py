@@ -134,6 +134,8 @@ class TurnReview:
     strategies: Optional[Tuple[Dict[int, float], ...]] = None     # exact
     bounds: Optional[Tuple[Optional[float], Optional[float]]] = None   # stopped: proven
     iterations: Optional[int] = None         # estimated: the search's, per player
+    exact_limit: Optional[float] = None      # seconds the exact solve was given (None: not
+                                             # tried, or no limit)
 
     @property
     def hand_size(self) -> int:
@@ -184,7 +186,8 @@ def turn_dict(turn: TurnReview) -> Dict[str, Any]:
     return {"turn": turn.number + 1, "position": turn.position.to_text(),
             "cards": turn.hand_size, "method": turn.method.value,
             "why": None if turn.why is None else turn.why.value, "value": turn.value,
-            "strategies": strategies, "bounds": bounds, "iterations": turn.iterations,
+            "strategies": strategies, "bounds": bounds, "exact_limit": turn.exact_limit,
+            "iterations": turn.iterations,
             "players": [play_dict(play) for play in turn.plays], "seconds": turn.seconds}
 
 
@@ -251,7 +254,9 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                   tt_mb: Optional[float] = None,
                   progress: Optional[ReviewProgress] = None) -> Review:
     """Review every turn of a record (a dict, validated and replayed first, so a bad record
-    is refused before any search). `time_limit`: seconds per exact turn (0: none);
+    is refused before any search). `time_limit`: seconds per 2-player 24-card turn (0: none):
+    the exact solve gets them less the longest estimated turn so far (at most half), so that
+    a solve that stops and the estimate replacing it fit in them;
     `iterations`, `seed`: the search's budget and seed per estimated decision; `tt_mb`: the
     exact solver's table (default by the hand size of the first turn solved)."""
     Limit(seconds=time_limit, iterations=iterations)          # checks both
@@ -261,17 +266,20 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     seen = set(start.played) | {c for row in start.rows for c in row}
     engine: Optional[Engine] = None
     turns = []
+    estimate_seconds = 0.0         # the longest estimated turn so far
     try:
         position = start
         for t, outcome in enumerate(outcomes):
             progress.turn(t, len(outcomes), position.hand_size)
             began = time.perf_counter()
-            review, why, bounds = None, Why.GAME, None
+            review, why, bounds, allowed = None, Why.GAME, None, None
             if exact and not too_long(position.hand_size, time_limit):
                 if engine is None:
                     engine = Engine(position, tt_mb)
+                # the solve leaves time for the estimate that replaces it if it stops
+                allowed = time_limit - min(estimate_seconds, time_limit / 2)
                 try:
-                    review = exact_turn(engine, t, position, outcome, time_limit, progress)
+                    review = exact_turn(engine, t, position, outcome, allowed, progress)
                 except SearchLimitError as exc:
                     if exc.interrupted:
                         raise errors.Interrupted() from None
@@ -280,9 +288,12 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 why = Why.TOO_LONG
             if review is None:
                 played = sorted(seen - {c for row in position.rows for c in row})
+                searched = time.perf_counter()
                 review = estimated_turn(t, position, outcome, played, exact, iterations,
                                         seed, why, bounds, progress)
-            turns.append(replace(review, seconds=round(time.perf_counter() - began, 3)))
+                estimate_seconds = max(estimate_seconds, time.perf_counter() - searched)
+            turns.append(replace(review, seconds=round(time.perf_counter() - began, 3),
+                                 exact_limit=round(allowed, 3) if allowed else None))
             seen.update(outcome.turn.cards)
             position = outcome.position
     finally:

@@ -109,6 +109,8 @@ def test_stopped_solve_falls_back_to_the_search():
     review = review_record(record, time_limit=0.05, iterations=2000)
     first = review.turns[0]
     assert first.method is Method.ESTIMATED and first.why is Why.STOPPED
+    assert first.exact_limit == 0.05        # no estimate yet: the whole limit
+    assert 0.025 <= review.turns[1].exact_limit < 0.05   # time kept for the estimate (at most half)
     assert first.iterations == 2000
     for play in first.plays:
         assert play.card_interval is not None and play.card_loss >= 0.0

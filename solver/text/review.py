@@ -121,12 +121,15 @@ def turn_notes(review: Review) -> List[str]:
             why = f"an exact solve of {t.hand_size} cards is not expected within {limit}"
         else:
             low, high = t.bounds if t.bounds is not None else (None, None)
-            why = f"the exact solve was stopped by the limit of {limit}"
+            given = limit
+            if t.exact_limit is not None and t.exact_limit < review.time_limit:
+                given = f"{t.exact_limit:.3g} s (the rest of the {limit} kept for the estimate)"
+            why = f"the exact solve was stopped after {given}"
             if low is not None and low == high:
                 why = (f"the value ({low:.4g}) was proven, but not the played cards' values,"
-                       f" within {limit}")
+                       f" within {given}")
             elif proven_bounds(low, high):
-                why += f" ({proven_bounds(low, high)})"
+                why += f"; {proven_bounds(low, high)}"
         notes.append(f"  turn {t.number + 1}: {why}")
     return notes
 
