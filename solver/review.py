@@ -13,10 +13,13 @@ position before the turn is then reviewed in one of two ways:
   exact solve is not expected within the time limit or was stopped by it. The search player
   (`mcts.analyse`, a fixed number of iterations, seeded) estimates the bullheads each card of
   the player's hand costs to the end of the round, from what that player could see; the loss
-  is the played card's estimate minus the lowest estimate, with an interval.
+  is the played card's estimate minus the lowest estimate, with an interval. A too-low
+  card's row choice is estimated by playouts from each row (`mcts.player.row_estimates`),
+  and on the last turn, where only its bullheads count, exactly.
 
 Marks (`mark_of`) grade a play's loss like a chess engine's game review.
 """
+import math
 import time
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -260,6 +263,8 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     `iterations`, `seed`: the search's budget and seed per estimated decision; `tt_mb`: the
     exact solver's table (default by the hand size of the first turn solved)."""
     Limit(seconds=time_limit, iterations=iterations)          # checks both
+    if math.isinf(time_limit):
+        time_limit = 0.0                                     # no limit, as 0 (and JSON)
     start, outcomes = replay_steps(data)
     progress = progress or ReviewProgress()
     exact = exact_game(start)
@@ -393,6 +398,8 @@ def view_of(position: Position, k: int, played: Sequence[int], exact: bool) -> P
 def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Sequence[int],
                    exact: bool, iterations: int, seed: int, why: Why, bounds,
                    progress: ReviewProgress) -> TurnReview:
+    """Each player's play by the search, from their view (`view_of`), seeded by the seed, the
+    turn and the player: the same review of a record gives the same estimates."""
     plays = []
     for k, card in enumerate(outcome.turn.cards):
         row = outcome.chosen_rows[k]
@@ -400,20 +407,19 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
             plays.append(PlayReview(k, card, (card,), 0.0, forced=True,
                                     **last_row_review(position, row)))
             continue
-        analysis = analyse(view_of(position, k, played, exact), Limit(iterations=iterations),
-                           derive_seed(seed, t, k), viewer=k, progress=progress.search)
+        view = view_of(position, k, played, exact)
+        analysis = analyse(view, Limit(iterations=iterations), derive_seed(seed, t, k),
+                           viewer=k, progress=progress.search)
         tried = {e.card: e for e in analysis.cards if e.visits}
         best = min(tried.values(), key=lambda e: (e.mean, e.card))
         mine = tried.get(card)
-        if mine is None:
+        if mine is None:                 # never tried: no estimate, no loss
             plays.append(PlayReview(k, card, (best.card,), None, best_expected=best.mean,
                                     row=row))
             continue
-
         loss, interval = estimated_loss(mine, best)
         rows = {} if row is None else estimated_row_review(
-            view_of(position, k, played, exact), k, outcome.turn.cards, row, iterations,
-            derive_seed(seed, t, k, "row"))
+            view, k, outcome.turn.cards, row, iterations, derive_seed(seed, t, k, "row"))
         plays.append(PlayReview(k, card, (best.card,), loss, interval, expected=mine.mean,
                                 best_expected=best.mean, **rows))
     return TurnReview(t, position, Method.ESTIMATED, tuple(plays), 0.0, why=why, bounds=bounds,

@@ -171,6 +171,14 @@ def test_cli_text_and_json():
                              "best_within": 1e-9}
 
 
+def test_a_record_without_turns():
+    record = json.dumps(dict(FIVE_CARDS, turns=[]))
+    result = run(["review", "-"], stdin=record)
+    assert result.exit_code == 0 and "nothing to review" in result.output
+    data = json.loads(run(["review", "-", "--json"], stdin=record).output)
+    assert data["turns"] == [] and [t["loss"] for t in data["totals"]] == [0.0, 0.0]
+
+
 @pytest.mark.parametrize("record, words", [
     ("not json", ["json"]),
     (json.dumps({k: v for k, v in FIVE_CARDS.items() if k != "turns"}), ["turns"]),

@@ -26,6 +26,8 @@ def format_review(review: Review) -> str:
     lines = [f"review of {turns_text(len(turns))} of a {start.players}-player round, deck"
              f" {start.deck}, from {start.hand_size} card{'s' if start.hand_size != 1 else ''}"
              " a hand"]
+    if not turns:
+        return "\n".join(lines + ["the record has no turns: nothing to review"])
     methods = {turn.method for turn in turns}
     loss = " ".join(["loss: the bullheads a play gives away."]
                     + [EXACT_LOSS] * (Method.EXACT in methods)
