@@ -234,7 +234,7 @@ def player_total(turns: Sequence[TurnReview], k: int) -> PlayerTotal:
                        len(exact), len(estimated), marks)
 
 
-class ReviewProgress:
+class ReviewEvents:
     """What a review reports while it runs (the text layer draws it); does nothing here."""
 
     def turn(self, number: int, turns: int, hand_size: int) -> None:
@@ -255,7 +255,7 @@ def exact_game(position: Position) -> bool:
 def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                   iterations: int = DEFAULT_SEARCH_ITERATIONS, seed: int = 0,
                   tt_mb: Optional[float] = None,
-                  progress: Optional[ReviewProgress] = None) -> Review:
+                  progress: Optional[ReviewEvents] = None) -> Review:
     """Review every turn of a record (a dict, validated and replayed first, so a bad record
     is refused before any search). `time_limit`: seconds per 2-player 24-card turn (0: none):
     the exact solve gets them less the longest estimated turn so far (at most half), so that
@@ -266,7 +266,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     if math.isinf(time_limit):
         time_limit = 0.0                                     # no limit, as 0 (and JSON)
     start, outcomes = replay_steps(data)
-    progress = progress or ReviewProgress()
+    progress = progress or ReviewEvents()
     exact = exact_game(start)
     seen = set(start.played) | {c for row in start.rows for c in row}
     engine: Optional[Engine] = None
@@ -313,7 +313,7 @@ def too_long(hand_size: int, time_limit: float) -> bool:
 
 # exact turns -------------------------------------------------------------------------------
 def exact_turn(engine: Engine, t: int, position: Position, outcome: TurnOutcome,
-               time_limit: float, progress: ReviewProgress) -> TurnReview:
+               time_limit: float, progress: ReviewEvents) -> TurnReview:
     """The turn solved within `time_limit` seconds (SearchLimitError when it stops first,
     or when a played card's value could not be computed in it)."""
     began = time.perf_counter()
@@ -397,7 +397,7 @@ def view_of(position: Position, k: int, played: Sequence[int], exact: bool) -> P
 
 def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Sequence[int],
                    exact: bool, iterations: int, seed: int, why: Why, bounds,
-                   progress: ReviewProgress) -> TurnReview:
+                   progress: ReviewEvents) -> TurnReview:
     """Each player's play by the search, from their view (`view_of`), seeded by the seed, the
     turn and the player: the same review of a record gives the same estimates."""
     plays = []

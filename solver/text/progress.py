@@ -6,6 +6,7 @@ import time
 from typing import Optional, TextIO, Tuple
 
 from ..exact.engine import proven_bounds
+from ..review import ReviewEvents
 
 
 def bar(fraction: float, width: int = 30) -> str:
@@ -87,7 +88,7 @@ class BatchProgress(StatusLine):
                   f"  {eta}{failed}")
 
 
-class ReviewProgress(StatusLine):
+class ReviewProgress(StatusLine, ReviewEvents):
     """`turn 3/10, 8 cards: searching: 1,234 nodes, 2.1 s`: a review's turn and the search
     under way (the exact solver's or the search player's)."""
 
