@@ -16,7 +16,7 @@ MARKS_LINE = (f"marks: best (loses nothing), inaccuracy (less than {MISTAKE_FROM
               f" (less than {BLUNDER_FROM:g}), blunder ({BLUNDER_FROM:g} or more), forced"
               " (one card, no row to choose)")
 HEADERS = ["turn", "cards", "method", "value", "player", "card", "best", "row", "best rows",
-           "loss", "95% interval", "mark"]
+           "loss", "interval", "mark"]
 RIGHT = {"turn", "cards", "value", "card", "loss"}      # numbers, aligned right
 
 
