@@ -658,6 +658,57 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
 
 
+# review -----------------------------------------------------------------------------------
+@main.command()
+@click.argument("record")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (docs/formats.md).")
+@click.option("--time-limit", type=NumberRange(0), default=None,
+              help="Seconds per turn for the exact solve of a 2-player 24-card turn (default"
+                   " 10; 0: no limit); a turn not solved in time is estimated by the search.")
+@click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
+              help="Search iterations for each player's card of an estimated turn (default"
+                   " 100,000, reproducible).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
+              help="The exact solver's table in MB (default: by the hand size of the first"
+                   " turn solved: 128 MB at 8 cards).")
+def review(record, as_json, time_limit, iterations, seed, tt_mb):
+    """Review a played round: what each player's card and row choice cost, turn by turn.
+
+    RECORD is a game record (docs/formats.md; a file, or - for stdin). A 2-player 24-card
+    turn is solved exactly: a card's loss is the bullheads it gives away against the
+    opponent's equilibrium strategy, a too-low card's row choice what it costs against the
+    best row. A turn whose exact solve would exceed --time-limit (9 and 10 cards under 20
+    and 100 s are not tried), and every turn of 3+ players or another deck, is estimated by
+    the search player from the player's view: the card's expected bullheads minus the
+    lowest, with a 95% interval. The review says which turns are exact.
+
+    \b
+    Marks, by a play's loss in bullheads:
+      best        loses nothing (up to 1e-9)
+      inaccuracy  less than 0.5
+      mistake     0.5 to less than 2
+      blunder     2 or more
+      forced      one card left, no row to choose
+
+    \b
+    Example:
+      nimmt review positions/records/six_turns.json
+    """
+    from .review import DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, review_record
+    from .text.progress import ReviewProgress
+    from .text.review import format_review
+
+    data = load_record(record)
+    progress = ReviewProgress()
+    try:
+        result = review_record(data, DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
+                               iterations or DEFAULT_SEARCH_ITERATIONS, seed, tt_mb, progress)
+    finally:
+        progress.close()
+    click.echo(json_by_key(result.to_dict()) if as_json else format_review(result))
+
+
 # batch ------------------------------------------------------------------------------------
 @main.group()
 def batch():

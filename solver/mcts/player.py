@@ -260,6 +260,24 @@ def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
     return Analysis(viewer, rank_cards(hands[viewer], stats, shares), done, elapsed, info)
 
 
+def row_estimates(position: Position, seat: int, cards: Sequence[int], iterations: int,
+                  seed: Any = 0, options: Optional[SearchOptions] = None) -> List[CardEstimate]:
+    """What each row would cost `seat` (its bullheads from this turn to the end of the round,
+    mean and 95% interval; `card` is the row) if its card of `cards`, this turn's cards by
+    seat, is too low and takes that row: the rows of `position` (before the turn; only the
+    turn's lowest card can be too low, so it takes a row as they are), the hands after the
+    turn (hidden ones dealt from the unseen cards), `iterations` deals each played out once
+    per row by the playout policy, as `SearchPlayer.choose_row` does."""
+    played = set(cards)
+    hands = [None if h is None else [c for c in h if c not in played] for h in position.hands]
+    pool = [c for c in unseen_pool(position) if c not in played]
+    det = Determinizer([list(r) for r in position.rows], hands, pool, position.hand_size - 1,
+                       list(position.penalties))
+    policy = (options or SearchOptions()).settled(position.players).policy.value
+    stats = row_values(det, list(cards), seat, iterations, seed, policy)
+    return [estimate(row, *stats[row]) for row in range(ROWS)]
+
+
 def root_strategies(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
                     options: Optional[SearchOptions] = None) -> List[Optional[Dict[int, float]]]:
     """The search's root mixed strategy of every seat with a visible hand ({card: share of the

@@ -6,6 +6,7 @@ import time
 from typing import Optional, TextIO, Tuple
 
 from ..exact.engine import proven_bounds
+from ..review import ReviewEvents
 
 
 def bar(fraction: float, width: int = 30) -> str:
@@ -85,3 +86,22 @@ class BatchProgress(StatusLine):
         self.show(f"{bar(done / self.total if self.total else 1.0, self.WIDTH)}"
                   f" {done:>{len(str(self.total))}}/{self.total} positions  {elapsed:.1f} s"
                   f"  {eta}{failed}")
+
+
+class ReviewProgress(StatusLine, ReviewEvents):
+    """`turn 3/10, 8 cards: searching: 1,234 nodes, 2.1 s`: a review's turn and the search
+    under way (the exact solver's or the search player's)."""
+
+    def __init__(self, stream: Optional[TextIO] = None):
+        super().__init__(stream)
+        self.where = ""
+
+    def turn(self, number: int, turns: int, hand_size: int) -> None:
+        self.where = f"turn {number + 1}/{turns}, {hand_size} card{'s' if hand_size != 1 else ''}"
+        self.show(self.where)
+
+    def exact(self, nodes: int, bounds: Tuple[float, float], seconds: float) -> None:
+        self.show(f"{self.where}: solving: {nodes:,} nodes, {seconds:.1f} s ")
+
+    def search(self, fraction: float, iterations: int, seconds: float) -> None:
+        self.show(f"{self.where}: {bar(fraction, 20)} estimating: {iterations:,} iterations ")
