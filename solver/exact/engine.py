@@ -288,7 +288,9 @@ class Engine:
         return penalties[1] - penalties[0] + self.value(outcome.position)
 
     def principal_line(self, solution: Solution) -> List[Line]:
-        """The most likely continuation under the equilibrium, to the end of the round."""
+        """The most likely continuation under the equilibrium, to the end of the round. Not
+        under the solve's limits (the turns after the first are solves of their own)."""
+        self.search.set_limits()
         line: List[Line] = []
         current = solution
         while current.position.hand_size > 0:
