@@ -39,6 +39,13 @@ class RootGame:
             return float(self.value - (np.asarray(strategy) @ self.matrix).min())
         return float((self.matrix @ np.asarray(strategy)).max() - self.value)
 
+    def equilibrium_loss(self, seat: int, strategy: Sequence[float]) -> float:
+        """What `strategy` loses against the opponent's equilibrium strategy (the solver's):
+        never more than its loss against a best reply; 0 when it plays only cards worth the
+        value against it."""
+        gaps = self.value - self.card_values(seat)
+        return float(np.asarray(strategy) @ (gaps if seat == 0 else -gaps))
+
     def card_values(self, seat: int) -> np.ndarray:
         """Each card of `seat` against the opponent's equilibrium strategy (the solver's)."""
         x, y = self.equilibrium
