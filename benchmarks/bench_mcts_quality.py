@@ -4,9 +4,9 @@ Issue 4's target: on 2-player 24-card positions (complete information), with the
 to the exact solver switched off, the search player's root strategy loses on average less
 than 0.5 bullheads against the equilibrium. For each seeded position (tests/positions_gen.py
 `random_midround`, h cards per hand):
-- the exact value v and the root matrix M (solver.exact: M[i, j] is the value of the round
-  when player 1 plays its i-th card and player 2 its j-th, both then playing perfectly;
-  player 1 maximizes player 2's bullheads minus its own);
+- the exact value v and the root matrix M (solver.exact.rootgame: M[i, j] is the value of
+  the round when player 1 plays its i-th card and player 2 its j-th, both then playing
+  perfectly; player 1 maximizes player 2's bullheads minus its own);
 - the search's root strategies x, y of both players (`solver.mcts.root_strategies`: the
   share of the root visits of each card, or with --selection rm the average strategy of
   regret matching; one tree, the given iterations, no hand-over);
@@ -32,8 +32,8 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from benchmarks._common import machine_info, machine_line, markdown_table
-from solver.exact import Engine
 from solver.core.position import Position
+from solver.exact.rootgame import as_vector, losses, root_game
 from solver.limits import Limit
 from solver.mcts import SearchOptions, root_strategies
 from solver.mcts.options import DEFAULT_C
@@ -51,15 +51,6 @@ def positions(size: int, count: int, seed: int) -> List[Position]:
     return [random_midround(random.Random(f"{seed}/{size}/{i}"), size) for i in range(count)]
 
 
-def as_vector(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
-    return np.array([strategy.get(card, 0.0) for card in hand])
-
-
-def losses(matrix: np.ndarray, value: float, x: np.ndarray, y: np.ndarray) -> List[float]:
-    """What each player's strategy loses against its best-responding opponent."""
-    return [float(value - (x @ matrix).min()), float((matrix @ y).max() - value)]
-
-
 def most_visited(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
     best = max(hand, key=lambda card: (strategy[card], -card))
     return as_vector({best: 1.0}, hand)
@@ -67,10 +58,8 @@ def most_visited(strategy: Dict[int, float], hand: Sequence[int]) -> np.ndarray:
 
 def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
             c: float, reward: str, selection: str = "ucb", gamma: float = 0.1) -> dict:
-    engine = Engine(position)
     start = time.perf_counter()
-    value = engine.solve(position).value
-    matrix = engine.full_matrix(position)
+    game = root_game(position)
     exact_seconds = time.perf_counter() - start
     hands = position.hands
     runs = []
@@ -79,12 +68,12 @@ def measure(position: Position, budgets: Sequence[int], seed: str, policy: str,
         strategies = root_strategies(position, Limit(iterations=budget), seed=derive_seed(seed, budget), options=SearchOptions(policy=policy, c=c, reward=reward, selection=selection, gamma=gamma))
         seconds = time.perf_counter() - start
         x, y = (as_vector(s, h) for s, h in zip(strategies, hands))
-        pure = losses(matrix, value, most_visited(strategies[0], hands[0]),
-                      most_visited(strategies[1], hands[1]))
+        pure = list(losses(game, most_visited(strategies[0], hands[0]),
+                           most_visited(strategies[1], hands[1])))
         runs.append({"iterations": budget, "seconds": seconds,
-                     "loss": losses(matrix, value, x, y), "loss_most_visited": pure,
+                     "loss": list(losses(game, x, y)), "loss_most_visited": pure,
                      "strategies": [{str(k): p for k, p in s.items()} for s in strategies]})
-    return {"position": position.to_text(), "value": value, "exact_seconds": exact_seconds,
+    return {"position": position.to_text(), "value": game.value, "exact_seconds": exact_seconds,
             "runs": runs}
 
 

@@ -28,6 +28,7 @@ from .errors import EndOfInput, GameQuit, Interrupted
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
+from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
 from .play.runner import RoundResult, deal, play_game
 from .play.tournament import run_tournament
 from .reading import load_position, load_record
@@ -375,6 +376,77 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
     finally:
         progress.close()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
+
+
+# exploit ----------------------------------------------------------------------------------
+@main.command()
+@click.argument("bot")
+@click.option("--positions", "positions_file", default=None, metavar="FILE",
+              help="The positions, one a line (a deal file of 'nimmt deal --count'; - for"
+                   " stdin).")
+@click.option("--count", type=click.IntRange(1, MAX_COUNT), default=None,
+              help="Deal this many positions, as 'nimmt deal --count K --seed S --cards C'.")
+@click.option("--cards", type=click.IntRange(1, 10), default=None,
+              help="With --count: cards a hand.  [default: 6]")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the bot's answers (and with --count, of the deals).")
+@click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
+              show_default=True,
+              help="Answers asked of a bot that does not state its strategy, per seat.")
+@click.option("--json", "as_json", is_flag=True, help="Print the measure as JSON.")
+def exploit(bot, positions_file, count, cards, seed, samples, as_json):
+    """How much BOT loses against a best reply, on 2-player 24-card positions.
+
+    BOT is a bot of 'nimmt tournament' (e.g. greedy, mcts:iterations=2000). On each
+    position the bot plays in both seats; the exact solver gives the root's matrix (each
+    pair of cards, perfect play after) and the loss of the bot's root strategy against a
+    best reply, in bullheads: 0 for an equilibrium strategy. Only the card of the first
+    turn (and a too-low card's row, 'row loss') is the bot's: the rest of the round is
+    played perfectly. A progress bar goes to stderr.
+
+    \b
+    Examples:
+      nimmt exploit greedy --count 50 --cards 6 --seed 1
+      nimmt exploit sampler --positions six.jsonl --samples 50 --json
+    """
+    from .play.exploit import exploit as measure
+    from .text.exploit import format_report
+
+    if (positions_file is None) == (count is None):
+        raise errors.NimmtError("give the positions: --positions FILE or --count K (one of"
+                                " them)")
+    if count is None:
+        if cards is not None:
+            raise errors.NimmtError("--cards needs --count")
+        positions = read_positions(positions_file)
+    else:
+        positions = list(deal_positions(count, seed, 6 if cards is None else cards))
+    make_bot(bot)                        # a bad spec: refused before any solve
+    progress = GamesProgress(len(positions), "positions")
+    try:
+        report = measure(bot, positions, samples, seed, progress)
+    finally:
+        progress.close()
+    click.echo(json.dumps(report.to_dict(), indent=2) if as_json else format_report(report))
+
+
+def read_positions(source: str) -> List[Position]:
+    """The positions of a file, one a line (blank lines skipped): the first bad line refused."""
+    from .batch.runner import read_tasks
+    from .play.exploit import check_position
+    from .reading import read_source
+
+    tasks = read_tasks(read_source(source, "positions, one a line"))
+    for task in tasks:
+        try:
+            if task.error is not None:
+                raise errors.NimmtError(task.error)
+            check_position(task.position)
+        except errors.NimmtError as exc:
+            raise errors.NimmtError(f"line {task.line}: {exc}") from None
+    if not tasks:
+        raise errors.NimmtError(f"no position in {errors.quote(source, errors.SHORT_PATH)}")
+    return [task.position for task in tasks]
 
 
 # train ------------------------------------------------------------------------------------

@@ -82,8 +82,8 @@ def parse_line(line: str) -> Position:
     position = (Position.from_dict(parse_json(line)) if line.startswith(("{", "["))
                 else Position.from_text(line))
     if position.deck != DECK:
-        raise errors.NotSolvableError(f"a batch solves the 2-player 24-card game, got deck"
-                                      f" {position.deck}")
+        raise errors.NotSolvableError(f"not a position of the 2-player 24-card game: deck"
+                                      f" {position.deck}, not {DECK}")
     check_solvable(position)
     return position
 

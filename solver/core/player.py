@@ -3,7 +3,8 @@
 
 A `Player` answers two questions: which card to play (`choose_card`), and which row to take
 when its card is lower than every row end (`choose_row`, asked during resolution, every card
-of the turn revealed).
+of the turn revealed). A bot that knows the mixed strategy its card is drawn from may say so
+(`card_strategy`): `nimmt exploit` then measures it without sampling.
 """
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -64,6 +65,12 @@ class Player:
 
     def choose_card(self, view: PlayerView) -> int:
         raise NotImplementedError
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        """The probabilities {card: p} `choose_card(view)` draws its card with, when the
+        player knows them (a deterministic bot: its card with 1.0); None (the default) when
+        it does not: the strategy is then estimated by asking `choose_card` many times."""
+        return None
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         """Row (0..3) to take for a too-low `card` (no longer in `view.hand`). Default: the

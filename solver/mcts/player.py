@@ -354,11 +354,21 @@ class SearchPlayer(Player):
         hands = [list(hand), list(other)] if view.seat == 0 else [list(other), list(hand)]
         return Position.create([list(r) for r in rows], hands, deck=view.config.deck)
 
-    def _exact_card(self, view: PlayerView) -> int:
+    def _exact_strategy(self, view: PlayerView) -> Dict[int, float]:
         position = self._opponent_position(view, view.rows, view.hand, view.unseen())
-        strategy = solve(position, principal_line=False).strategies[view.seat]
+        return solve(position, principal_line=False).strategies[view.seat]
+
+    def _exact_card(self, view: PlayerView) -> int:
+        strategy = self._exact_strategy(view)
         cards = sorted(strategy)
         return self.rng.choices(cards, weights=[strategy[c] for c in cards])[0]
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        """Known on the exact hand-over (the equilibrium strategy it samples) and with one
+        card; the search's card depends on its seed (None)."""
+        if len(view.hand) == 1:
+            return {view.hand[0]: 1.0}
+        return self._exact_strategy(view) if self._exact_applies(view) else None
 
     # rows
     def choose_row(self, view: PlayerView, card: int) -> int:

@@ -16,11 +16,12 @@
   players, UCB on the own reward from 3 on).
 
 Every heuristic bot makes a considered row choice (see each class), never blindly the
-cheapest row.
+cheapest row. The deterministic bots (`greedy`, `lowkeeper`, `safe`, `net`) and `random` say
+their card's strategy (`card_strategy`); `sampler`'s comes from its random draws.
 """
 import math
 import random
-from typing import Any, Callable, Dict, List, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 from .._rules import c_play_turn
 from ..core.player import Player, PlayerView
@@ -43,6 +44,9 @@ class RandomBot(Player):
 
     def choose_card(self, view: PlayerView) -> int:
         return self.rng.choice(view.hand)
+
+    def card_strategy(self, view: PlayerView) -> Dict[int, float]:
+        return {card: 1 / len(view.hand) for card in view.hand}
 
 
 def binomial_pmf(trials: int, p: float, k: int) -> float:
@@ -83,6 +87,9 @@ class GreedyBot(Player):
 
     def __init__(self, seed=None):
         self.rng = random.Random(seed)   # unused: greedy is deterministic; kept for the registry
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        return {self.choose_card(view): 1.0}      # deterministic: its card, always
 
     def choose_card(self, view: PlayerView) -> int:
         unseen = view.unseen()
@@ -170,7 +177,10 @@ class SafeBot(Player):
     name = "safe"
 
     def __init__(self, seed=None):
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed)   # unused: safe is deterministic; kept for the registry
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        return {self.choose_card(view): 1.0}      # deterministic: its card, always
 
     def choose_card(self, view: PlayerView) -> int:
         unseen = view.unseen()
@@ -214,6 +224,9 @@ class SamplerBot(GreedyBot):
     name = "sampler"
     samples = 64
     future = 0.5
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        return None        # its card depends on its random draws: not greedy's pure strategy
 
     def choose_card(self, view: PlayerView) -> int:
         hand = list(view.hand)
