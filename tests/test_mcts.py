@@ -222,3 +222,32 @@ def test_search_player_beats_random_by_a_wide_margin():
     mcts, rnd = summary["bots"]
     assert mcts["mean_penalty_per_round"] < 0.6 * rnd["mean_penalty_per_round"]
     assert mcts["ci95"][1] < rnd["ci95"][0]
+
+
+def test_exact_handover_picks_the_exact_solvers_row():
+    """In the 24-card 2-player game, small hands: a too-low card's row is the exact solver's
+    best row (the cheapest among the best), from the position before the turn."""
+    import random as random_module
+    from solver.exact import Engine
+    from tests.positions_gen import random_midround
+    rng = random_module.Random(5)
+    checked = not_cheapest = 0
+    while checked < 12:
+        position = random_midround(rng, rng.choice([3, 4, 5, 6]))
+        hand, other = position.hands
+        low = [a for a in hand if a < min(row[-1] for row in position.rows)]
+        if not low or not [b for b in other if b > low[0]]:
+            continue
+        a, b = low[0], max(other)
+        with Engine(position) as engine:
+            best = engine.row_choice(position, (a, b))
+        rows = tuple(tuple(r) for r in position.rows)
+        in_play = set(hand) | set(other) | {c for r in rows for c in r}
+        played = (tuple(c for c in range(1, 25) if c not in in_play),)
+        view = PlayerView(GameConfig.variant(2), 0, rows, tuple(c for c in hand if c != a),
+                          rows, played, (0, 0), (0, 0), 10 - len(hand), revealed=(a, b))
+        assert sorted(view.unseen()) == sorted(c for c in other if c != b)
+        assert SearchPlayer(seed=1).choose_row(view, a) == best.row
+        checked += 1
+        not_cheapest += best.row != best.cheapest_row
+    assert not_cheapest > 0          # some of them are not the cheapest row

@@ -33,7 +33,7 @@ from .._sim import Determinizer, Search, immediate_costs, row_values
 from ..core.player import Player, PlayerView
 from ..core.position import Position
 from ..core.rules import HAND_SIZE, ROWS, cheapest_row
-from ..exact import solve
+from ..exact import Engine, solve
 from ..limits import Limit
 from ..stats import mean_ci95_of_sums
 from .options import Opponents, SearchOptions, Selection, search_budget
@@ -375,6 +375,8 @@ class SearchPlayer(Player):
         rest = [c for c in view.hand if c != card]
         if not rest:                       # the last turn: only this turn's bullheads count
             return cheapest_row(view.rows)
+        if self._exact_row_applies(view):
+            return self._exact_row(view, card)
         hands = [rest if k == view.seat else None for k in range(view.players)]
         pool = view.unseen()
         det = Determinizer([list(r) for r in view.rows], hands, pool, len(rest),
@@ -388,6 +390,22 @@ class SearchPlayer(Player):
             values = self._timed_rows(det, view, seed, policy)
         means = [s / n if n else math.inf for n, s, _ in values]
         return min(range(ROWS), key=lambda r: (means[r], r))
+
+    def _exact_row_applies(self, view: PlayerView) -> bool:
+        """As `_exact_applies`, at a row choice: the hands have given up this turn's cards."""
+        return (self.exact_handover and view.players == 2
+                and len(view.unseen()) == len(view.hand) < self.exact_max_cards)
+
+    def _exact_row(self, view: PlayerView, card: int) -> int:
+        """The exact solver's best row (the cheapest among the best), from the position
+        before this turn: both hands with their cards of the turn back in."""
+        other = view.revealed[1 - view.seat]
+        position = self._opponent_position(view, view.rows, sorted(view.hand + (card,)),
+                                           sorted(view.unseen() + [other]))
+        with Engine(position) as engine:
+            choice = engine.row_choice(position, (card, other) if view.seat == 0
+                                       else (other, card))
+        return choice.row
 
     def _timed_rows(self, det: Determinizer, view: PlayerView, seed: int, policy: str):
         deadline = time.perf_counter() + self.budget.seconds * self.row_share
