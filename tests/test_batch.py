@@ -286,6 +286,42 @@ def test_kill_9_three_times_then_resume_gives_the_uninterrupted_results(tmp_path
     assert essentials(records) == essentials(read_results(reference))
 
 
+def children(pid):
+    """The process ids of `pid`'s children (Linux /proc), [] where unknown."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(c) for c in handle.read().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers in /proc")
+def test_a_killed_worker_s_position_is_solved_by_a_new_worker(tmp_path):
+    """kill -9 of a worker (not of the command): its position goes to a fresh worker, and
+    the file ends with the results of an uninterrupted run, each line once."""
+    source = write_input(tmp_path, deal_lines(40, 17, cards=6))
+    reference = tmp_path / "reference.jsonl"
+    done = batch_process(source, reference)
+    assert done.wait(120) == 0, done.stderr.read()
+    out = tmp_path / "out.jsonl"
+    process = batch_process(source, out)
+    killed = 0
+    for lines in (3, 15):
+        wait_for_lines(out, lines, process)
+        workers = children(process.pid)
+        if workers and process.poll() is None:
+            os.kill(workers[0], signal.SIGKILL)
+            killed += 1
+    assert process.wait(120) == 0, process.stderr.read()
+    process.stdout.close()
+    process.stderr.close()
+    assert killed == 2
+    records = read_results(out)
+    assert len(records) == 40 and len({r["line"] for r in records}) == 40
+    assert all(r["status"] == "solved" for r in records)
+    assert essentials(records) == essentials(read_results(reference))
+
+
 def test_ctrl_c_exits_130_with_an_intact_file(tmp_path):
     source = write_input(tmp_path, deal_lines(200, 16, cards=6))
     out = tmp_path / "out.jsonl"

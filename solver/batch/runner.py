@@ -3,8 +3,9 @@ result appended to the results file as it comes.
 
 The parent reads and checks every line (a line that is no position of the 2-player 24-card
 game with both hands is recorded as an error at once), hands one position at a time to each
-worker over a pipe, and writes what comes back. A worker that dies is replaced, its position
-recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the workers: every
+worker over a pipe, and writes what comes back. A worker that dies (killed, out of memory)
+is replaced and its position given to the new one; a position on which a second worker dies
+is recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the workers: every
 line written stays whole, and the same command resumes. A worker whose parent died stops its
 search within a quarter of a second, and an idle one within half a second.
 """
@@ -28,6 +29,7 @@ from .results import ResultsFile
 
 DECK = 24          # the exact solver's game: 2 players, cards 1..24
 PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
+MAX_DEATHS = 2                 # workers that may die on one position before it is an error
 
 
 @dataclass(frozen=True)
@@ -217,6 +219,7 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
     `results`; `on_result(record, summary)` after each line written."""
     summary = summary or BatchSummary(len(tasks))
     pending: Deque[Task] = deque(tasks)
+    deaths: Dict[int, int] = {}            # input line -> workers that died on it
 
     def write(record: Dict[str, Any]) -> None:
         results.append(record)
@@ -261,10 +264,14 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
                     record = None
                 if record is None:                 # the worker died with its task
                     worker.process.join()
-                    code = worker.process.exitcode
-                    write(error_record(worker.task, "the worker process ended unexpectedly"
-                                                    f" (exit status {code}) on this position",
-                                       worker.number))
+                    code, task = worker.process.exitcode, worker.task
+                    deaths[task.line] = deaths.get(task.line, 0) + 1
+                    if deaths[task.line] < MAX_DEATHS:
+                        pending.appendleft(task)     # once more, on a fresh worker
+                    else:
+                        write(error_record(task, f"{MAX_DEATHS} worker processes ended"
+                                                 f" unexpectedly on this position (the last"
+                                                 f" with exit status {code})", worker.number))
                     worker.stop()
                     worker = workers[k] = _Worker(context, worker.number, options)
                 else:
