@@ -23,7 +23,8 @@ from typing import List, Optional, Tuple
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DOCUMENTS = ["README.md", "docs/formats.md", "docs/report.md", "docs/commands.md"]
+DOCUMENTS = ["README.md", "docs/formats.md", "docs/report.md", "docs/commands.md",
+             "docs/python-api.md"]
 TIMING = "# timing"
 FENCE = re.compile(r"^```(\w*)\s*$")
 
