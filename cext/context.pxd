@@ -121,7 +121,7 @@ cdef struct Worker:
     EndgameCache endgame       # the 2-card cache, own to each thread
     Killers killers
     int aborted                # this thread must stop: its results since are meaningless
-    int is_helper              # a helper thread: the node limit is the main thread's
+    int is_helper              # a helper thread (it counts its nodes for the limit only in the pool count, clock.pxd)
     Worker* pool               # the search's helpers (an array), pool_size of them
     int pool_size              # 0: no helper thread runs
     Handoff handoff            # a helper's: its job's state (handoff.pxd)
@@ -135,7 +135,7 @@ cdef struct Worker:
 
 cdef inline void check_limits(Worker* w) noexcept nogil:
     cdef Worker* p = w.parent
-    if limit_hit(&w.shared.limits, w.stats.nodes, not w.is_helper):
+    if limit_hit(&w.shared.limits, w.stats.nodes, not w.is_helper, w.pool_size > 0):
         w.aborted = 1
     while p != NULL and not w.aborted:      # a helper: is its job still needed?
         if atomic_load(&p.aborted):

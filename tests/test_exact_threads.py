@@ -77,6 +77,19 @@ def test_a_limit_stops_every_thread_with_true_bounds(limit, threads, many_cores)
     assert engine.solve(position, card_values=False).value == pytest.approx(value, abs=1e-9)
 
 
+@pytest.mark.parametrize("threads", [2, 4])
+def test_the_node_limit_counts_every_thread(threads, many_cores):
+    """--max-nodes bounds the work of all threads together (each helper's count may lag by
+    less than 256 nodes), not the main thread's alone."""
+    position = random_midround(random.Random(8), 8)
+    limit = 200_000
+    with pytest.raises(SearchLimitError) as stopped:
+        solve(position, Limit(nodes=limit), threads=threads, card_values=False)
+    stats = stopped.value.stats
+    assert stats.helper_nodes > 0
+    assert stats.nodes + stats.helper_nodes <= limit + 256 * threads + 1
+
+
 def test_four_threads_solve_an_eight_card_position(many_cores):
     """Deep enough for helpers to hand work on to other helpers."""
     position = random_midround(random.Random(8), 8)
