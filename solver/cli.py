@@ -25,6 +25,7 @@ from .core.record import replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
+from .files import write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
@@ -223,16 +224,7 @@ def write_text(out: Optional[str], text: str) -> None:
         click.echo(text, nl=False)
         return
     check_writable(out)
-    temporary = f"{out}.tmp{os.getpid()}"
-    try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, out)
-    except OSError as exc:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise errors.NimmtError(f"cannot write {errors.quote(out, errors.SHORT_PATH)}:"
-                                f" {exc.strerror}") from None
+    write_text_file(out, text)
 
 
 # replay -----------------------------------------------------------------------------------

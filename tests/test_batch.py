@@ -313,12 +313,14 @@ def test_a_killed_worker_s_position_is_solved_by_a_new_worker(tmp_path):
             os.kill(workers[0], signal.SIGKILL)
             killed += 1
     assert process.wait(120) == 0, process.stderr.read()
+    stderr = process.stderr.read()
     process.stdout.close()
     process.stderr.close()
-    assert killed == 2
+    assert killed == 2, stderr
     records = read_results(out)
-    assert len(records) == 40 and len({r["line"] for r in records}) == 40
-    assert all(r["status"] == "solved" for r in records)
+    assert len(records) == 40 and len({r["line"] for r in records}) == 40, stderr
+    assert all(r["status"] == "solved" for r in records), [r for r in records
+                                                            if r["status"] != "solved"]
     assert essentials(records) == essentials(read_results(reference))
 
 

@@ -9,6 +9,7 @@ import os
 from typing import List
 
 from .. import errors
+from ..files import write_atomically
 from .report import Report
 
 DPI = 80
@@ -43,16 +44,9 @@ def write_plots(report: Report, folder: str) -> List[str]:
     return written
 
 def save(figure, path: str) -> str:
-    temporary = path + ".part"
-    try:
-        figure.savefig(temporary, format="png", metadata={"Software": None})
-        os.replace(temporary, path)
-    except OSError as exc:
-        if os.path.exists(temporary):
-            os.remove(temporary)
-        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
-                                f" {exc.strerror}") from None
-    return path
+    return write_atomically(path, lambda temporary: figure.savefig(
+        temporary, format="png", metadata={"Software": None}), suffix=".png")
+
 
 def draw_values(report: Report, axes) -> bool:
     """The histogram of the values, the mean and median marked."""

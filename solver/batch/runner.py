@@ -245,12 +245,18 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
         for number in range(1, min(jobs, solvable) + 1):
             workers.append(_Worker(context, number, options))
 
-        def feed(worker: _Worker) -> None:
-            worker.task = next_position()
-            worker.conn.send(worker.task)          # None: no more work
+        def feed(k: int) -> None:
+            task = workers[k].task = next_position()
+            try:
+                workers[k].conn.send(task)         # None: no more work
+            except OSError:                        # it died before taking it: a fresh one
+                workers[k].stop()
+                workers[k] = _Worker(context, workers[k].number, options)
+                workers[k].task = task
+                workers[k].conn.send(task)
 
-        for worker in workers:
-            feed(worker)
+        for k in range(len(workers)):
+            feed(k)
         while any(w.task is not None for w in workers):
             busy = [w for w in workers if w.task is not None]
             ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
@@ -276,7 +282,7 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
                     worker = workers[k] = _Worker(context, worker.number, options)
                 else:
                     write(record)
-                feed(worker)
+                feed(k)
     finally:
         for worker in workers:
             worker.stop()

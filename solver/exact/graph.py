@@ -13,12 +13,12 @@ Edge attributes: `card1`, `card2` (the joint play), `probability` (x_i * y_j), `
 `penalty1`, `penalty2` (this turn's bullheads), `label`.
 """
 import os
-import tempfile
 from typing import Dict, List
 
 import networkx as nx
 
 from ..errors import SHORT_PATH, NimmtError, quote
+from ..files import write_atomically
 from .engine import play_cards
 from .solution import Solution
 
@@ -97,21 +97,15 @@ def check_graph_path(path: str) -> str:
 def write_graph(graph: nx.DiGraph, path: str) -> None:
     """Write `graph` to `path` (.graphml or .dot) atomically: a temporary file, then rename."""
     extension = check_graph_path(path)
-    directory = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(suffix=extension, dir=directory)
-    os.close(handle)
-    try:
+
+    def write(temporary: str) -> None:
         if extension == ".graphml":
             nx.write_graphml(graph, temporary)
         else:
             with open(temporary, "w", encoding="utf-8") as out:
                 out.write(to_dot(graph))
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+
+    write_atomically(path, write, suffix=extension)
 
 
 def to_dot(graph: nx.DiGraph) -> str:

@@ -19,6 +19,7 @@ import numpy as np
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
+from ..files import write_atomically
 from ..mcts.player import SearchPlayer
 from ..play.bots import make_bot, parse_bot_spec
 from ..play.runner import play_round
@@ -140,9 +141,8 @@ def generate(config: GenerateConfig, folder: str,
             first = c * config.chunk_rounds
             count = min(config.chunk_rounds, config.rounds - first)
             arrays = play_rounds(config, first, count)
-            tmp = path + ".tmp.npz"
-            np.savez_compressed(tmp, **arrays)
-            os.replace(tmp, path)
+            write_atomically(path, lambda temporary: np.savez_compressed(temporary, **arrays),
+                             suffix=".npz")
             written += 1
         if progress:
             progress(c + 1, chunks)
@@ -162,7 +162,7 @@ def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
     """Every chunk of `folder`, in order: the raw views and the targets (`target`,
     `outcome`, `round`)."""
     names = sorted(n for n in os.listdir(folder) if n.startswith("chunk_")
-                   and n.endswith(".npz") and ".tmp" not in n)
+                   and n.endswith(".npz"))
     if not names:
         raise ConfigError(f"no training chunks in {folder}")
     parts, extra = [], {"target": [], "outcome": [], "round": []}

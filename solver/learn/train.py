@@ -17,6 +17,7 @@ from typing import Any, Callable, Dict, Optional
 import numpy as np
 
 from ..errors import ConfigError
+from ..files import write_atomically
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, encode
 from .model import PARAMETERS, PolicyNet, shapes
@@ -149,9 +150,9 @@ def train(data_folder: str, run_folder: str, config: TrainConfig,
                 "train_value_rmse": float(np.sqrt(total_mse / len(train_idx))) * VALUE_SCALE}
         line.update(evaluate(torch, net, tensors, valid))
         line["seconds"] = time.perf_counter() - began
-        torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
-                    "epoch": epoch + 1, "config": asdict(config)}, checkpoint + ".tmp")
-        os.replace(checkpoint + ".tmp", checkpoint)
+        state = {"model": net.state_dict(), "optimizer": opt.state_dict(),
+                 "epoch": epoch + 1, "config": asdict(config)}
+        write_atomically(checkpoint, lambda temporary: torch.save(state, temporary))
         with open(os.path.join(run_folder, "log.jsonl"), "a") as log:
             log.write(json.dumps(line) + "\n")
         if report:

@@ -1,0 +1,41 @@
+"""Output files written whole or not at all: the one place the package writes a file that
+a reader might find half-written (a temporary beside it, then a rename into place)."""
+import os
+import tempfile
+from typing import Callable
+
+from . import errors
+
+
+def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") -> str:
+    """Call `write(temporary)` on a new file beside `path`, then rename it to `path`: a stop
+    at any moment leaves the old file or the new one, never a part. `suffix` ends the
+    temporary's name (for writers that go by the extension). An OSError becomes a one-line
+    NimmtError; anything else is raised as it is, the temporary removed either way."""
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temporary = tempfile.mkstemp(prefix="tmp-", suffix=suffix, dir=directory)
+    except OSError as exc:
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
+                                f" {exc.strerror}") from None
+    os.close(handle)
+    try:
+        write(temporary)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException as exc:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
+                                    f" {exc.strerror}") from None
+        raise
+    return path
+
+
+def write_text_file(path: str, text: str) -> str:
+    """`text` (UTF-8) to `path`, atomically."""
+    def write(temporary: str) -> None:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return write_atomically(path, write)
