@@ -10,7 +10,8 @@ the whole run is deterministic and two candidates can be compared round by round
 (`--rounds-json` keeps the per-round results).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--jobs 2] [--rounds-json FILE]      (from the repository root)
+        [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE]
+                                                             (from the repository root)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
@@ -23,7 +24,7 @@ import multiprocessing
 import random
 import statistics
 import time
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from benchmarks._common import machine_line
 from solver.core.player import Player, PlayerView
@@ -51,22 +52,25 @@ class Timed(Player):
         return self.bot.choose_row(view, card)
 
 
-def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int, float, int]:
+def paired_round(task: Tuple[int, str, str, int, Optional[int]]) -> Tuple[int, int, float, int]:
     """Deal `index` played with `bot` in one seat and `base` elsewhere, then with `base`
-    everywhere: the seat's bullheads in each, and the candidate's seconds and decisions."""
-    players, bot, base, index = task
+    everywhere (unless `known`, the seat's bullheads in that round from an earlier run, is
+    given): the seat's bullheads in each, and the candidate's seconds and decisions."""
+    players, bot, base, index, known = task
     config = GameConfig(players=players)
     start = deal(config, random.Random(f"deal{index}"))
     seat = index % players
     taken = []
     timed = None
-    for candidate in (bot, base):
+    for candidate in (bot, base) if known is None else (bot,):
         bots = [make_bot(candidate if k == seat else base, seed=f"{index}/{k}")
                 for k in range(players)]
         if timed is None:
             bots[seat] = timed = Timed(bots[seat])
         result = play_round(config, bots, random.Random(index), start=start)
         taken.append(result.penalties[seat])
+    if known is not None:
+        taken.append(known)
     return taken[0], taken[1], timed.seconds, timed.decisions
 
 
@@ -89,6 +93,10 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--rounds-json", default=None, help="write the per-round results")
+    parser.add_argument("--reuse-base", default=None, metavar="FILE",
+                        help="the --rounds-json of an earlier run with the same --players and"
+                             " --base: its baseline bullheads are taken instead of replaying"
+                             " the baseline rounds (bots in iterations are deterministic)")
     args = parser.parse_args(argv)
     try:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
@@ -96,7 +104,14 @@ def main(argv=None) -> None:
         parser.error(str(error))
     if args.rounds < 2 or args.jobs < 1:
         parser.error("--rounds must be at least 2 and --jobs at least 1")
-    tasks = [(args.players, args.bot, args.base, i) for i in range(args.rounds)]
+    known: List[Optional[int]] = [None] * args.rounds
+    if args.reuse_base:
+        with open(args.reuse_base) as inp:
+            earlier = json.load(inp)
+        if len(earlier) < args.rounds:
+            parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --rounds")
+        known = [b for _, b in earlier[:args.rounds]]
+    tasks = [(args.players, args.bot, args.base, i, known[i]) for i in range(args.rounds)]
     with multiprocessing.Pool(args.jobs) as pool:
         timed = pool.map(paired_round, tasks, chunksize=1)
     results = [(c, b) for c, b, _, _ in timed]
