@@ -10,12 +10,14 @@ the whole run is deterministic and two candidates can be compared round by round
 (`--rounds-json` keeps the per-round results).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--jobs 2] [--rounds-json FILE]      (from the repository root)
+        [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE]
+                                                             (from the repository root)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
 the candidate's mean time per card decision (its own rounds, decisions with one card left
-included).
+included), in wall-clock time and in CPU time (the process's; set OPENBLAS_NUM_THREADS=1 for
+a bot that uses the network, else BLAS threads add to it).
 """
 import argparse
 import json
@@ -23,7 +25,7 @@ import multiprocessing
 import random
 import statistics
 import time
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from benchmarks._common import machine_line
 from solver.core.player import Player, PlayerView
@@ -38,12 +40,13 @@ class Timed(Player):
 
     def __init__(self, bot: Player):
         self.bot, self.name = bot, bot.name
-        self.seconds, self.decisions = 0.0, 0
+        self.seconds, self.cpu, self.decisions = 0.0, 0.0, 0
 
     def choose_card(self, view: PlayerView) -> int:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         card = self.bot.choose_card(view)
         self.seconds += time.perf_counter() - start
+        self.cpu += time.process_time() - cpu
         self.decisions += 1
         return card
 
@@ -51,23 +54,28 @@ class Timed(Player):
         return self.bot.choose_row(view, card)
 
 
-def paired_round(task: Tuple[int, str, str, int]) -> Tuple[int, int, float, int]:
+def paired_round(task: Tuple[int, str, str, int, Optional[int]]
+                 ) -> Tuple[int, int, float, int, float]:
     """Deal `index` played with `bot` in one seat and `base` elsewhere, then with `base`
-    everywhere: the seat's bullheads in each, and the candidate's seconds and decisions."""
-    players, bot, base, index = task
+    everywhere (unless `known`, the seat's bullheads in that round from an earlier run, is
+    given): the seat's bullheads in each, the candidate's seconds and decisions, and its
+    CPU seconds (the time a busy machine does not inflate)."""
+    players, bot, base, index, known = task
     config = GameConfig(players=players)
     start = deal(config, random.Random(f"deal{index}"))
     seat = index % players
     taken = []
     timed = None
-    for candidate in (bot, base):
+    for candidate in (bot, base) if known is None else (bot,):
         bots = [make_bot(candidate if k == seat else base, seed=f"{index}/{k}")
                 for k in range(players)]
         if timed is None:
             bots[seat] = timed = Timed(bots[seat])
         result = play_round(config, bots, random.Random(index), start=start)
         taken.append(result.penalties[seat])
-    return taken[0], taken[1], timed.seconds, timed.decisions
+    if known is not None:
+        taken.append(known)
+    return taken[0], taken[1], timed.seconds, timed.decisions, timed.cpu
 
 
 def summary(results: List[Tuple[int, int]]) -> dict:
@@ -89,6 +97,10 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--rounds-json", default=None, help="write the per-round results")
+    parser.add_argument("--reuse-base", default=None, metavar="FILE",
+                        help="the --rounds-json of an earlier run with the same --players and"
+                             " --base: its baseline bullheads are taken instead of replaying"
+                             " the baseline rounds (bots in iterations are deterministic)")
     args = parser.parse_args(argv)
     try:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
@@ -96,11 +108,20 @@ def main(argv=None) -> None:
         parser.error(str(error))
     if args.rounds < 2 or args.jobs < 1:
         parser.error("--rounds must be at least 2 and --jobs at least 1")
-    tasks = [(args.players, args.bot, args.base, i) for i in range(args.rounds)]
+    known: List[Optional[int]] = [None] * args.rounds
+    if args.reuse_base:
+        with open(args.reuse_base) as inp:
+            earlier = json.load(inp)
+        if len(earlier) < args.rounds:
+            parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --rounds")
+        known = [b for _, b in earlier[:args.rounds]]
+    tasks = [(args.players, args.bot, args.base, i, known[i]) for i in range(args.rounds)]
     with multiprocessing.Pool(args.jobs) as pool:
         timed = pool.map(paired_round, tasks, chunksize=1)
-    results = [(c, b) for c, b, _, _ in timed]
-    ms = 1000 * sum(t[2] for t in timed) / max(1, sum(t[3] for t in timed))
+    results = [(c, b) for c, b, _, _, _ in timed]
+    decisions = max(1, sum(t[3] for t in timed))
+    ms = 1000 * sum(t[2] for t in timed) / decisions
+    cpu_ms = 1000 * sum(t[4] for t in timed) / decisions
     if args.rounds_json:
         with open(args.rounds_json, "w") as out:
             json.dump(results, out)
@@ -109,7 +130,7 @@ def main(argv=None) -> None:
     print(f"{args.bot} against {args.base}, {args.players} players, {s['rounds']} paired rounds:"
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
-          f" {ms:.2f} ms per card decision")
+          f" {ms:.2f} ms per card decision ({cpu_ms:.2f} ms of CPU)")
 
 
 if __name__ == "__main__":

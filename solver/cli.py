@@ -341,8 +341,8 @@ def play(players, bots, variant, threshold, seed):
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), required=True)
 @click.option("--bots", required=True,
-              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts, net;"
-                   " options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
+              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts, net,"
+                   " nsearch; options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)

@@ -9,6 +9,12 @@
 - `net`: the learned policy (solver/learn/): the card the network rates highest; options
   `net:weights=FILE` (other weights than the shipped ones), `net:rows=greedy|value` (a
   too-low card's row: the greedy weighing, or by the network's value).
+- `nsearch`: one ply of expectimax with the network over sampled worlds (solver/learn/search.py):
+  the others' cards drawn from the network's policy, each card of ours scored by this turn's
+  bullheads plus the network's value of the state after it; options `nsearch:worlds=N`,
+  `nsearch:reward=own|relative`, `nsearch:value=net|zero|rollout` (the state after the turn
+  valued by the network, not at all, or by a heuristic playout), and `weights`, `rows` as
+  for `net`.
 - `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
   `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
@@ -29,6 +35,7 @@ from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, 
                           target_row)
 from ..errors import ConfigError, quote
 from ..learn.model import load_cached
+from ..learn.search import NetSearchOptions, search_card
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -285,6 +292,24 @@ class NetBot(GreedyBot):
         return min(range(ROWS), key=lambda r: (taken[r] + float(values[r]), r))
 
 
+class NetSearchBot(NetBot):
+    """One ply of expectimax over sampled worlds with the network (solver/learn/search.py):
+    the card with the least mean bullheads this turn plus the value of the state after it.
+    A too-low card's row: as for `net` (`rows=greedy|value`)."""
+    name = "nsearch"
+
+    def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
+                 reward: str = "own", value: str = "net"):
+        super().__init__(seed, weights, rows)
+        self.options = NetSearchOptions(worlds, reward, value)
+
+    def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
+        return None        # its card depends on its random worlds
+
+    def choose_card(self, view: PlayerView) -> int:
+        return search_card(self.net, view, self.options, self.rng)
+
+
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
                         exact_max_cards=7, **options) -> SearchPlayer:
     """The search player of a spec's options: the budget, how it searches, the hand-over."""
@@ -300,6 +325,7 @@ BOTS: Dict[str, Callable[..., Player]] = {
     "sampler": SamplerBot,
     "mcts": _make_search_player,
     "net": NetBot,
+    "nsearch": NetSearchBot,
 }
 
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
@@ -309,6 +335,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
+    "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 

@@ -1,0 +1,129 @@
+"""The bot `nsearch` (solver/learn/search.py): one ply of expectimax over sampled worlds with
+the network. Legal play at every table, determinism, worlds consistent with the seat's view,
+the look-ahead's scores against the Python rules, and one-line spec errors."""
+import random
+
+import pytest
+
+from solver.core.player import Player, PlayerView
+from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads
+from solver.errors import ConfigError
+from solver.learn.model import load_cached
+from solver.learn.search import (Leaf, NetSearchOptions, card_scores, others_cards,
+                                 sample_worlds)
+from solver.play.bots import make_bot
+from solver.play.runner import play_round
+from tests.support import assert_input_error, run
+
+FAST = "nsearch:worlds=3"
+
+
+class Recorder(Player):
+    """Plays like `bot`, keeping every view it was asked a card for."""
+
+    def __init__(self, bot: Player):
+        self.bot, self.name, self.views = bot, bot.name, []
+
+    def choose_card(self, view: PlayerView) -> int:
+        self.views.append(view)
+        return self.bot.choose_card(view)
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        return self.bot.choose_row(view, card)
+
+
+def _views(config: GameConfig, seed: int):
+    """Every card decision seat 0 faced in a round of `nsearch` bots."""
+    seat0 = Recorder(make_bot(FAST, seed=0))
+    bots = [seat0] + [make_bot(FAST, seed=k) for k in range(1, config.players)]
+    play_round(config, bots, random.Random(seed))
+    return seat0.views
+
+
+@pytest.mark.parametrize("config", [GameConfig(players=2), GameConfig(players=3),
+                                    GameConfig(players=4), GameConfig(players=10),
+                                    GameConfig.variant(2)], ids=str)
+def test_plays_legal_rounds(config):
+    """The runner refuses an illegal card or row: whole rounds at every kind of table."""
+    bots = [make_bot(FAST + ":rows=value" if k % 2 else FAST, seed=k)
+            for k in range(config.players)]
+    result = play_round(config, bots, random.Random(config.players))
+    assert len(result.record["turns"]) == 10
+
+
+def test_is_deterministic_for_a_seed():
+    config = GameConfig(players=4)
+    records = [play_round(config, [make_bot(FAST, seed=f"s{k}") for k in range(4)],
+                          random.Random(7)).record for _ in range(2)]
+    assert records[0] == records[1]
+    view = _views(config, 3)[2]
+    cards = {make_bot("nsearch:worlds=2", seed=s).choose_card(view) for s in range(12)}
+    assert cards <= set(view.hand)
+
+
+@pytest.mark.parametrize("config", [GameConfig(players=4), GameConfig(players=10),
+                                    GameConfig.variant(2), GameConfig(players=2)], ids=str)
+def test_worlds_are_consistent_with_the_view(config):
+    net = load_cached()
+    for view in _views(config, 11)[:-1:3]:
+        seen = set(view.hand) | {c for row in view.start_rows for c in row}
+        seen |= {c for cards in view.played for c in cards}
+        seen |= {c for row in view.rows for c in row}
+        worlds = sample_worlds(view, 5, random.Random(1))
+        for hands in worlds:
+            assert hands[view.seat] == tuple(sorted(view.hand))
+            others = [h for k, h in enumerate(hands) if k != view.seat]
+            cards = [c for h in others for c in h]
+            assert all(len(h) == len(view.hand) for h in others)
+            assert len(set(cards)) == len(cards) and not set(cards) & seen
+            assert all(1 <= c <= config.deck for c in cards)
+            if config.deck == 10 * config.players + 4:     # every card dealt
+                assert sorted(cards) == view.unseen()
+        if config.deck == 10 * config.players + 4 and config.players == 2:
+            assert len(set(worlds)) == 1        # nothing hidden: the one world there is
+        for hands, picks in zip(worlds, others_cards(net, view, worlds, random.Random(2))):
+            assert set(picks) == set(range(config.players)) - {view.seat}
+            assert all(picks[k] in hands[k] for k in picks)
+
+
+def test_scores_this_turn_by_the_rules():
+    """With no leaf value, a card's score is its mean bullheads this turn against the others'
+    sampled cards, resolved again here by the Python rules (a too-low card: the cheapest
+    row), from the same worlds and draws (same seed)."""
+    net = load_cached()
+    config = GameConfig(players=4)
+    for view in _views(config, 5)[:-1:2]:
+        scores = card_scores(net, view, NetSearchOptions(6, "own", Leaf.ZERO), random.Random(9))
+        rng = random.Random(9)
+        worlds = sample_worlds(view, 6, rng)
+        picks = others_cards(net, view, worlds, rng)
+        for card in view.hand:
+            total = 0
+            for theirs in picks:
+                cards = [card if k == view.seat else theirs[k] for k in range(4)]
+                _, taken = play_turn(view.rows, cards, fewest_bullheads_chooser)
+                total += row_bullheads(taken[view.seat])
+            assert scores[card] == pytest.approx(total / 6)
+
+
+def test_leaf_values_change_the_scores():
+    """The value head and the playouts add the rest of the round: scores grow."""
+    net = load_cached()
+    view = _views(GameConfig(players=4), 4)[0]
+    zero = card_scores(net, view, NetSearchOptions(4, "own", "zero"), random.Random(3))
+    for leaf in ("net", "rollout"):
+        full = card_scores(net, view, NetSearchOptions(4, "own", leaf), random.Random(3))
+        assert set(full) == set(view.hand)
+        assert sum(full.values()) > sum(zero.values())
+
+
+@pytest.mark.parametrize("spec, word", [("nsearch:worlds=0", "worlds"),
+                                        ("nsearch:worlds=many", "worlds"),
+                                        ("nsearch:reward=best", "reward"),
+                                        ("nsearch:value=exact", "value"),
+                                        ("nsearch:depth=2", "depth"),
+                                        ("nsearch:rows=cheap", "rows")])
+def test_spec_errors_are_one_line(spec, word):
+    with pytest.raises(ConfigError, match=word):
+        make_bot(spec)
+    assert_input_error(run(["tournament", "-n", "2", "--bots", f"{spec},greedy"]), word)
