@@ -2,8 +2,9 @@
 2-player position, solved level by level with one certified matrix game each
 (cext/exhaustive.pyx; docs/exact-search.md, "An exhaustive reference").
 
-It shares nothing with the search but the matrix-game routine: its own state, keys and
-placement code, and here its own relabelling of cards by rank. It has no pruning and no
+It shares nothing with the search but the matrix-game routine: its own state, keys (each
+state's live cards renumbered, a state and its player swap sharing one) and placement code,
+and here its own relabelling of the root's cards by rank. It has no pruning and no
 limits: it is for positions of up to about 9 cards per hand.
 """
 import time
