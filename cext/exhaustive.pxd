@@ -5,8 +5,11 @@
 # Invariants:
 # - An XState holds both hands as masks over ranks 0..31 and 4 rows as (end rank, length
 #   1..5, bullhead sum 0..63); the cards under a row's end never matter again, and neither do
-#   the row end's own bullheads (they are in the row's sum). `bulls[r]` is the bullheads
-#   (0..7) of rank r when r is a hand card; other entries are never read. Both hands have the
+#   the row end's own bullheads (they are in the row's sum). Beside it (not in it, to keep
+#   the copies of the inner loops at 20 bytes) goes a `bulls` array: bulls[r] is the
+#   bullheads (0..7) of rank r when r is a hand card; other entries are never read. A
+#   state's children keep its ranks, so one array serves a state and everything below it
+#   (the root's is given at construction; unpack_key writes a key's). Both hands have the
 #   same size k: the state's level. The 4 row ends are distinct and never in a hand. Ranks
 #   only order the cards: a state's ranks may be any increasing labels of its live cards.
 # - The key relabels the state's own live cards (both hands and the 4 row ends, n = 2k + 4
@@ -66,14 +69,13 @@ cdef enum:
     X_CARD_BULLS_BITS = 3
 
 cdef struct XRow:
-    int end            # rank of the row's last card
-    int length         # 1..5
-    int bulls          # bullheads of the whole row
+    unsigned char end      # rank of the row's last card
+    unsigned char length   # 1..5
+    unsigned char bulls    # bullheads of the whole row
 
 cdef struct XState:
     uint32_t hand[2]   # bit r: the player holds rank r
     XRow rows[4]
-    unsigned char bulls[X_MAX_RANK]    # bullheads of rank r, read for hand cards only
 
 cdef struct XKey:
     uint64_t hands     # relabelled hand 1 | hand 2 << 24, or the two swapped
@@ -90,12 +92,12 @@ cdef struct Level:
 
 
 # the key -------------------------------------------------------------------------------------
-cdef inline XKey make_key(const XState* s, int* sign) noexcept nogil:
+cdef inline XKey make_key(const XState* s, const unsigned char* bulls, int* sign) noexcept nogil:
     """The state's key (its live cards relabelled 0..n-1); `sign` is -1 when the key is the
     swapped state's (the state's value is then minus the key's), else +1."""
     cdef uint32_t live = s.hand[0] | s.hand[1], rest
     cdef uint64_t p[4]
-    cdef uint64_t t, h0 = 0, h1 = 0, bulls = 0, straight, swapped
+    cdef uint64_t t, h0 = 0, h1 = 0, held_bulls = 0, straight, swapped
     cdef int i, j, r, card, held = 0
     cdef XKey key
     for i in range(4):
@@ -120,7 +122,7 @@ cdef inline XKey make_key(const XState* s, int* sign) noexcept nogil:
         if (s.hand[1] >> card) & 1:
             h1 |= <uint64_t>1 << r
         if ((s.hand[0] | s.hand[1]) >> card) & 1:
-            bulls |= <uint64_t>s.bulls[card] << (X_CARD_BULLS_BITS * held)
+            held_bulls |= <uint64_t>bulls[card] << (X_CARD_BULLS_BITS * held)
             held += 1
         r += 1
     straight = h0 | (h1 << X_HAND_BITS)
@@ -128,12 +130,13 @@ cdef inline XKey make_key(const XState* s, int* sign) noexcept nogil:
     key.hands = straight if straight <= swapped else swapped
     sign[0] = 1 if straight <= swapped else -1
     key.rows = p[0] | (p[1] << X_ROW_BITS) | (p[2] << (2 * X_ROW_BITS)) | (p[3] << (3 * X_ROW_BITS))
-    key.bulls = bulls
+    key.bulls = held_bulls
     return key
 
 
-cdef inline void unpack_key(XKey key, XState* s) noexcept nogil:
-    """The canonical state of a key, on ranks 0..n-1 (row ends' bulls 0: never read)."""
+cdef inline void unpack_key(XKey key, XState* s, unsigned char* bulls) noexcept nogil:
+    """The canonical state of a key, on ranks 0..n-1, and its hand cards' bullheads into
+    bulls[0..31] (row ends' 0: never read)."""
     cdef int i, card, held = 0
     cdef uint64_t p
     cdef uint32_t rest
@@ -141,16 +144,16 @@ cdef inline void unpack_key(XKey key, XState* s) noexcept nogil:
     s.hand[1] = <uint32_t>(key.hands >> X_HAND_BITS)
     for i in range(4):
         p = (key.rows >> (i * X_ROW_BITS)) & ((1 << X_ROW_BITS) - 1)
-        s.rows[i].end = <int>(p & 31)
-        s.rows[i].length = <int>((p >> 5) & 7)
-        s.rows[i].bulls = <int>(p >> 8)
+        s.rows[i].end = <unsigned char>(p & 31)
+        s.rows[i].length = <unsigned char>((p >> 5) & 7)
+        s.rows[i].bulls = <unsigned char>(p >> 8)
     for i in range(X_MAX_RANK):
-        s.bulls[i] = 0
+        bulls[i] = 0
     rest = s.hand[0] | s.hand[1]
     while rest:
         card = x_lowest_bit(rest)
         rest &= rest - 1
-        s.bulls[card] = <unsigned char>((key.bulls >> (X_CARD_BULLS_BITS * held)) & X_MAX_CARD_BULLS)
+        bulls[card] = <unsigned char>((key.bulls >> (X_CARD_BULLS_BITS * held)) & X_MAX_CARD_BULLS)
         held += 1
 
 
@@ -198,29 +201,29 @@ cdef inline int row_below(const XState* s, int card) noexcept nogil:
     return found
 
 
-cdef inline int start_row(XState* s, int i, int card) noexcept nogil:
+cdef inline int start_row(XState* s, const unsigned char* bulls, int i, int card) noexcept nogil:
     """`card` takes row i: returns the bullheads taken; the row is the card alone."""
     cdef int taken = s.rows[i].bulls
     s.rows[i].end = card
     s.rows[i].length = 1
-    s.rows[i].bulls = s.bulls[card]
+    s.rows[i].bulls = bulls[card]
     return taken
 
 
-cdef inline int add_card(XState* s, int card) noexcept nogil:
+cdef inline int add_card(XState* s, const unsigned char* bulls, int card) noexcept nogil:
     """`card`, not too low, goes on its row: appended, or as the 6th card it takes the
     row. Returns the bullheads taken."""
     cdef int i = row_below(s, card)
     if s.rows[i].length == 5:
-        return start_row(s, i, card)
+        return start_row(s, bulls, i, card)
     s.rows[i].end = card
     s.rows[i].length += 1
-    s.rows[i].bulls += s.bulls[card]
+    s.rows[i].bulls += bulls[card]
     return 0
 
 
-cdef inline int joint_play(const XState* s, int a, int b, XState* out,
-                           int* reward) noexcept nogil:
+cdef inline int joint_play(const XState* s, const unsigned char* bulls, int a, int b,
+                           XState* out, int* reward) noexcept nogil:
     """Player 1 plays rank a, player 2 rank b. Writes to out[0..n-1] the n states after the
     turn and to reward[0..n-1] (player 2's bullheads minus player 1's) this turn: n = 1, or
     n = 4 when the lower card is too low (out[r]: it takes row r). Returns n; the owner of
@@ -234,13 +237,13 @@ cdef inline int joint_play(const XState* s, int a, int b, XState* out,
     if row_below(&base, low) >= 0:
         n = 1
         out[0] = base
-        taken_low = add_card(&out[0], low)
-        taken_high = add_card(&out[0], high)
+        taken_low = add_card(&out[0], bulls, low)
+        taken_high = add_card(&out[0], bulls, high)
         reward[0] = sign * (taken_high - taken_low)
         return n
     for r in range(4):
         out[r] = base
-        taken_low = start_row(&out[r], r, low)
-        taken_high = add_card(&out[r], high)
+        taken_low = start_row(&out[r], bulls, r, low)
+        taken_high = add_card(&out[r], bulls, high)
         reward[r] = sign * (taken_high - taken_low)
     return 4

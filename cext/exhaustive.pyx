@@ -125,17 +125,18 @@ cdef int expand(Memory* memory, const Level* up, Level* down) noexcept nogil:
     cdef int reward[4]
     cdef int p[X_MAX_HAND]
     cdef int q[X_MAX_HAND]
+    cdef unsigned char bulls[X_MAX_RANK]
     cdef int k, i, j, c, n, sign
     cdef uint64_t t
     for t in range(up.count):
-        unpack_key(up.keys[t], &s)
+        unpack_key(up.keys[t], &s, bulls)
         k = ranks_of(s.hand[0], p)
         ranks_of(s.hand[1], q)
         for i in range(k):
             for j in range(k):
-                n = joint_play(&s, p[i], q[j], out, reward)
+                n = joint_play(&s, bulls, p[i], q[j], out, reward)
                 for c in range(n):
-                    if insert_key(memory, down, make_key(&out[c], &sign)) == OUT_OF_MEMORY:
+                    if insert_key(memory, down, make_key(&out[c], bulls, &sign)) == OUT_OF_MEMORY:
                         return OUT_OF_MEMORY
     return 0
 
@@ -146,29 +147,29 @@ cdef struct Counts:
     long long failed       # games with no certified solution (a bug if any)
 
 
-cdef double entry(const Level* below, const XState* s, int a, int b,
-                  Counts* counts) noexcept nogil:
+cdef double entry(const Level* below, const XState* s, const unsigned char* bulls, int a,
+                  int b, Counts* counts) noexcept nogil:
     """Entry (a, b) of the state's game: this turn's reward plus the child's value, a too-low
     card's owner taking the row best for them. The child's value is looked up in `below` by
     the child's own key, with the key's sign (a child not found counts as missing), or, with
     `below` NULL, solved in place."""
     cdef XState out[4]
     cdef int reward[4]
-    cdef int n = joint_play(s, a, b, out, reward), c, sign
+    cdef int n = joint_play(s, bulls, a, b, out, reward), c, sign
     cdef long long at
     cdef double v, best = 0.0
     cdef XKey key
     for c in range(n):
         v = reward[c]
         if below != NULL:
-            key = make_key(&out[c], &sign)
+            key = make_key(&out[c], bulls, &sign)
             at = find_key(below, key)
             if at < 0:
                 counts.missing += 1
             else:
                 v += sign * below.values[at]
         elif out[c].hand[0] != 0:
-            v += in_place(&out[c], counts)
+            v += in_place(&out[c], bulls, counts)
         if c == 0 or (a < b and v > best) or (a > b and v < best):
             best = v           # the low card's owner: player 1 maximizes, player 2 minimizes
     return best
@@ -237,7 +238,7 @@ cdef double certified_game(const double* m, int k, double* x, double* y,
     return v
 
 
-cdef double in_place(const XState* s, Counts* counts) noexcept nogil:
+cdef double in_place(const XState* s, const unsigned char* bulls, Counts* counts) noexcept nogil:
     """The value of a state of a level below the stored ones, solved from scratch: its
     game's entries solved in place down to the end, each game certified."""
     cdef double m[MAX_ACTIONS * MAX_ACTIONS]
@@ -248,15 +249,15 @@ cdef double in_place(const XState* s, Counts* counts) noexcept nogil:
     cdef int k = ranks_of(s.hand[0], p), i, j
     ranks_of(s.hand[1], q)
     if k == 1:
-        return entry(NULL, s, p[0], q[0], counts)
+        return entry(NULL, s, bulls, p[0], q[0], counts)
     for i in range(k):
         for j in range(k):
-            m[i * k + j] = entry(NULL, s, p[i], q[j], counts)
+            m[i * k + j] = entry(NULL, s, bulls, p[i], q[j], counts)
     return certified_game(m, k, x, y, counts)
 
 
-cdef double state_game(const Level* below, const XState* s, double* m, double* x,
-                       double* y, Counts* counts) noexcept nogil:
+cdef double state_game(const Level* below, const XState* s, const unsigned char* bulls,
+                       double* m, double* x, double* y, Counts* counts) noexcept nogil:
     """The state's k x k matrix into m (row-major), solved into certified x, y. Returns the
     value."""
     cdef int p[X_MAX_HAND]
@@ -266,7 +267,7 @@ cdef double state_game(const Level* below, const XState* s, double* m, double* x
     ranks_of(s.hand[1], q)
     for i in range(k):
         for j in range(k):
-            m[i * k + j] = entry(below, s, p[i], q[j], counts)
+            m[i * k + j] = entry(below, s, bulls, p[i], q[j], counts)
     return certified_game(m, k, x, y, counts)
 
 
@@ -278,9 +279,10 @@ cdef Counts solve_state(const Level* below, Level* level, uint64_t t) noexcept n
     cdef double y[MAX_ACTIONS]
     cdef Counts counts
     cdef XState s
+    cdef unsigned char bulls[X_MAX_RANK]
     counts.missing = counts.retried = counts.failed = 0
-    unpack_key(level.keys[t], &s)
-    level.values[t] = state_game(below, &s, m, x, y, &counts)
+    unpack_key(level.keys[t], &s, bulls)
+    level.values[t] = state_game(below, &s, bulls, m, x, y, &counts)
     return counts
 
 
@@ -344,6 +346,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
     cdef Level levels[X_MAX_HAND + 1]
     cdef Memory memory
     cdef XState root
+    cdef unsigned char root_bulls[X_MAX_RANK]
     cdef XKey root_key
     cdef Counts counts
     cdef int status = 0
@@ -355,8 +358,9 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
     memset(&memory, 0, sizeof(Memory))
     memset(&counts, 0, sizeof(Counts))
     memset(&root, 0, sizeof(XState))
+    memset(root_bulls, 0, sizeof(root_bulls))
     for i in range(len(bulls)):
-        root.bulls[i] = bulls[i]
+        root_bulls[i] = bulls[i]
     for c in hand1:
         root.hand[0] |= <uint32_t>1 << <int>c
     for c in hand2:
@@ -365,7 +369,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
         root.rows[i].end = rows[i][0]
         root.rows[i].length = rows[i][1]
         root.rows[i].bulls = rows[i][2]
-    root_key = make_key(&root, &root_sign)
+    root_key = make_key(&root, root_bulls, &root_sign)
     states = {}
     try:
         start = perf_counter()
@@ -395,7 +399,8 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
                                    f" solution"
                                    f" (the first: {FAILED_GAMES[:1]})")
         # the root's own game (its key's may be the swapped one): x and y over its hands
-        value = state_game(&levels[k - 1] if k > low else NULL, &root, m, x, y, &counts)
+        value = state_game(&levels[k - 1] if k > low else NULL, &root, root_bulls, m, x, y,
+                           &counts)
         backward = perf_counter() - start
         if (counts.missing or counts.failed
                 or not abs(value - root_sign * levels[k].values[0]) <= 2 * C_CERTIFY_TOL):
