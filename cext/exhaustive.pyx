@@ -20,7 +20,7 @@ from cython.parallel cimport prange
 from matgame cimport MAX_ACTIONS, solve_game
 from exhaustive cimport (X_MAX_HAND, X_MAX_RANK, X_MAX_CARD_BULLS, X_MAX_ROW_BULLS, XRow,
                          XState, XKey, Level, make_key, unpack_key, same_key, hash_key,
-                         find_key, ranks_of, joint_play)
+                         find_key, ranks_of, joint_play, last_turn)
 
 CERTIFY_TOL = 1e-9              # the strategies' guarantees meet the value within this
 cdef double C_CERTIFY_TOL = 1e-9
@@ -249,7 +249,7 @@ cdef double in_place(const XState* s, const unsigned char* bulls, Counts* counts
     cdef int k = ranks_of(s.hand[0], p), i, j
     ranks_of(s.hand[1], q)
     if k == 1:
-        return entry(NULL, s, bulls, p[0], q[0], counts)
+        return last_turn(s, bulls)
     for i in range(k):
         for j in range(k):
             m[i * k + j] = entry(NULL, s, bulls, p[i], q[j], counts)
