@@ -3,7 +3,8 @@
 from a 2-player root, level by level, one certified matrix game per state.
 
 Forward pass: from the root (level k = its hand size) every joint play, and every row a
-too-low card may take, gives the states of level k-1, kept once each by canonical key.
+too-low card may take, gives the states of level k-1, kept once each by canonical key (the
+state's own live cards relabelled, a state and its player swap sharing one key).
 Backward pass: level 1 first (its children are worth 0), then each level up to the root,
 each state's k x k game solved by `solve_game` and its strategies certified. A level is
 freed as soon as the level above it is solved.
@@ -17,8 +18,9 @@ from libc.math cimport NAN
 from cython.parallel cimport prange
 
 from matgame cimport MAX_ACTIONS, solve_game
-from exhaustive cimport (X_MAX_HAND, X_MAX_RANK, X_MAX_ROW_BULLS, XRow, XState, XKey, Level,
-                         make_key, unpack_key, hash_key, find_key, ranks_of, joint_play)
+from exhaustive cimport (X_MAX_HAND, X_MAX_RANK, X_MAX_CARD_BULLS, X_MAX_ROW_BULLS, XRow,
+                         XState, XKey, Level, make_key, unpack_key, same_key, hash_key,
+                         find_key, ranks_of, joint_play, last_turn)
 
 CERTIFY_TOL = 1e-9              # the strategies' guarantees meet the value within this
 cdef double C_CERTIFY_TOL = 1e-9
@@ -111,29 +113,30 @@ cdef long long insert_key(Memory* memory, Level* level, XKey key) noexcept nogil
             level.slots[slot] = <uint32_t>(level.count + 1)
             level.count += 1
             return level.count - 1
-        if level.keys[at - 1].hands == key.hands and level.keys[at - 1].rows == key.rows:
+        if same_key(&level.keys[at - 1], key):
             return at - 1
         slot = (slot + 1) & level.mask
 
 
-cdef int expand(Memory* memory, const Level* up, Level* down, const int* bulls) noexcept nogil:
+cdef int expand(Memory* memory, const Level* up, Level* down) noexcept nogil:
     """Every child of every state of `up` into `down`. 0 or OUT_OF_MEMORY."""
     cdef XState s
     cdef XState out[4]
     cdef int reward[4]
     cdef int p[X_MAX_HAND]
     cdef int q[X_MAX_HAND]
-    cdef int k, i, j, c, n
+    cdef unsigned char bulls[X_MAX_RANK]
+    cdef int k, i, j, c, n, sign
     cdef uint64_t t
     for t in range(up.count):
-        unpack_key(up.keys[t], &s)
+        unpack_key(up.keys[t], &s, bulls)
         k = ranks_of(s.hand[0], p)
         ranks_of(s.hand[1], q)
         for i in range(k):
             for j in range(k):
                 n = joint_play(&s, bulls, p[i], q[j], out, reward)
                 for c in range(n):
-                    if insert_key(memory, down, make_key(&out[c])) == OUT_OF_MEMORY:
+                    if insert_key(memory, down, make_key(&out[c], bulls, &sign)) == OUT_OF_MEMORY:
                         return OUT_OF_MEMORY
     return 0
 
@@ -144,26 +147,29 @@ cdef struct Counts:
     long long failed       # games with no certified solution (a bug if any)
 
 
-cdef double entry(const Level* below, const int* bulls, const XState* s, int a, int b,
-                  Counts* counts) noexcept nogil:
+cdef double entry(const Level* below, const XState* s, const unsigned char* bulls, int a,
+                  int b, Counts* counts) noexcept nogil:
     """Entry (a, b) of the state's game: this turn's reward plus the child's value, a too-low
-    card's owner taking the row best for them. The child's value is looked up in `below`
-    (a child not found counts as missing) or, with `below` NULL, solved in place."""
+    card's owner taking the row best for them. The child's value is looked up in `below` by
+    the child's own key, with the key's sign (a child not found counts as missing), or, with
+    `below` NULL, solved in place."""
     cdef XState out[4]
     cdef int reward[4]
-    cdef int n = joint_play(s, bulls, a, b, out, reward), c
+    cdef int n = joint_play(s, bulls, a, b, out, reward), c, sign
     cdef long long at
     cdef double v, best = 0.0
+    cdef XKey key
     for c in range(n):
         v = reward[c]
         if below != NULL:
-            at = find_key(below, make_key(&out[c]))
+            key = make_key(&out[c], bulls, &sign)
+            at = find_key(below, key)
             if at < 0:
                 counts.missing += 1
             else:
-                v += below.values[at]
+                v += sign * below.values[at]
         elif out[c].hand[0] != 0:
-            v += in_place(bulls, &out[c], counts)
+            v += in_place(&out[c], bulls, counts)
         if c == 0 or (a < b and v > best) or (a > b and v < best):
             best = v           # the low card's owner: player 1 maximizes, player 2 minimizes
     return best
@@ -232,7 +238,7 @@ cdef double certified_game(const double* m, int k, double* x, double* y,
     return v
 
 
-cdef double in_place(const int* bulls, const XState* s, Counts* counts) noexcept nogil:
+cdef double in_place(const XState* s, const unsigned char* bulls, Counts* counts) noexcept nogil:
     """The value of a state of a level below the stored ones, solved from scratch: its
     game's entries solved in place down to the end, each game certified."""
     cdef double m[MAX_ACTIONS * MAX_ACTIONS]
@@ -243,43 +249,44 @@ cdef double in_place(const int* bulls, const XState* s, Counts* counts) noexcept
     cdef int k = ranks_of(s.hand[0], p), i, j
     ranks_of(s.hand[1], q)
     if k == 1:
-        return entry(NULL, bulls, s, p[0], q[0], counts)
+        return last_turn(s, bulls)
     for i in range(k):
         for j in range(k):
-            m[i * k + j] = entry(NULL, bulls, s, p[i], q[j], counts)
+            m[i * k + j] = entry(NULL, s, bulls, p[i], q[j], counts)
     return certified_game(m, k, x, y, counts)
 
 
-cdef double state_game(const Level* below, const int* bulls, XKey key, double* m, double* x,
-                       double* y, Counts* counts) noexcept nogil:
+cdef double state_game(const Level* below, const XState* s, const unsigned char* bulls,
+                       double* m, double* x, double* y, Counts* counts) noexcept nogil:
     """The state's k x k matrix into m (row-major), solved into certified x, y. Returns the
     value."""
-    cdef XState s
     cdef int p[X_MAX_HAND]
     cdef int q[X_MAX_HAND]
     cdef int k, i, j
-    unpack_key(key, &s)
     k = ranks_of(s.hand[0], p)
     ranks_of(s.hand[1], q)
     for i in range(k):
         for j in range(k):
-            m[i * k + j] = entry(below, bulls, &s, p[i], q[j], counts)
+            m[i * k + j] = entry(below, s, bulls, p[i], q[j], counts)
     return certified_game(m, k, x, y, counts)
 
 
-cdef Counts solve_state(const Level* below, Level* level, const int* bulls,
-                        uint64_t t) noexcept nogil:
-    """Solve state t of the level into its value; returns what went wrong."""
+cdef Counts solve_state(const Level* below, Level* level, uint64_t t) noexcept nogil:
+    """Solve state t of the level (its key's canonical state) into its value; returns what
+    went wrong."""
     cdef double m[MAX_ACTIONS * MAX_ACTIONS]
     cdef double x[MAX_ACTIONS]
     cdef double y[MAX_ACTIONS]
     cdef Counts counts
+    cdef XState s
+    cdef unsigned char bulls[X_MAX_RANK]
     counts.missing = counts.retried = counts.failed = 0
-    level.values[t] = state_game(below, bulls, level.keys[t], m, x, y, &counts)
+    unpack_key(level.keys[t], &s, bulls)
+    level.values[t] = state_game(below, &s, bulls, m, x, y, &counts)
     return counts
 
 
-cdef void solve_level(const Level* below, Level* level, const int* bulls, int threads,
+cdef void solve_level(const Level* below, Level* level, int threads,
                       Counts* total) noexcept nogil:
     """Every state of the level, each an independent game, on `threads` threads; adds
     what went wrong to `total`."""
@@ -287,7 +294,7 @@ cdef void solve_level(const Level* below, Level* level, const int* bulls, int th
     cdef Counts counts
     for t in prange(<long long>level.count, nogil=True, num_threads=threads,
                     schedule="dynamic", chunksize=64):
-        counts = solve_state(below, level, bulls, <uint64_t>t)
+        counts = solve_state(below, level, <uint64_t>t)
         missing += counts.missing
         retried += counts.retried
         failed += counts.failed
@@ -301,8 +308,8 @@ def check_state(bulls, hand1, hand2, rows):
     """Refuse a state this solver cannot represent (ValueError)."""
     if not 1 <= len(bulls) <= X_MAX_RANK:
         raise ValueError(f"1..{X_MAX_RANK} ranks needed, got {len(bulls)}")
-    if any(not 0 <= b <= X_MAX_ROW_BULLS for b in bulls):
-        raise ValueError(f"bullheads of a rank are 0..{X_MAX_ROW_BULLS}, got {list(bulls)}")
+    if any(not 0 <= b <= X_MAX_CARD_BULLS for b in bulls):
+        raise ValueError(f"bullheads of a rank are 0..{X_MAX_CARD_BULLS}, got {list(bulls)}")
     if len(hand1) != len(hand2) or not 1 <= len(hand1) <= min(X_MAX_HAND, MAX_ACTIONS):
         raise ValueError(f"two hands of 1..{X_MAX_HAND} cards needed, got {len(hand1)} and {len(hand2)}")
     if len(rows) != 4:
@@ -333,13 +340,13 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
     del FAILED_GAMES[:]
     if lowest < 1 or threads < 1:
         raise ValueError(f"lowest level and threads are at least 1, got {lowest} and {threads}")
-    cdef int k = len(hand1), level_k, i, j
+    cdef int k = len(hand1), level_k, i, j, root_sign
     cdef int low = min(lowest, k)
 
-    cdef int c_bulls[X_MAX_RANK]
     cdef Level levels[X_MAX_HAND + 1]
     cdef Memory memory
     cdef XState root
+    cdef unsigned char root_bulls[X_MAX_RANK]
     cdef XKey root_key
     cdef Counts counts
     cdef int status = 0
@@ -350,10 +357,10 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
     memset(levels, 0, sizeof(levels))
     memset(&memory, 0, sizeof(Memory))
     memset(&counts, 0, sizeof(Counts))
-    memset(c_bulls, 0, sizeof(c_bulls))
+    memset(&root, 0, sizeof(XState))
+    memset(root_bulls, 0, sizeof(root_bulls))
     for i in range(len(bulls)):
-        c_bulls[i] = bulls[i]
-    root.hand[0] = root.hand[1] = 0
+        root_bulls[i] = bulls[i]
     for c in hand1:
         root.hand[0] |= <uint32_t>1 << <int>c
     for c in hand2:
@@ -362,7 +369,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
         root.rows[i].end = rows[i][0]
         root.rows[i].length = rows[i][1]
         root.rows[i].bulls = rows[i][2]
-    root_key = make_key(&root)
+    root_key = make_key(&root, root_bulls, &root_sign)
     states = {}
     try:
         start = perf_counter()
@@ -373,7 +380,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
             with nogil:
                 status = level_open(&memory, &levels[level_k - 1], FIRST_CAPACITY)
                 if status == 0:
-                    status = expand(&memory, &levels[level_k], &levels[level_k - 1], c_bulls)
+                    status = expand(&memory, &levels[level_k], &levels[level_k - 1])
             if status != 0:
                 raise MemoryError(f"level {level_k - 1} of the exhaustive solve does not fit"
                                   f" ({memory.held / 2**20:.0f} MB held)")
@@ -383,7 +390,7 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
         for level_k in range(low, k + 1):
             with nogil:
                 solve_level(&levels[level_k - 1] if level_k > low else NULL,
-                            &levels[level_k], c_bulls, threads, &counts)
+                            &levels[level_k], threads, &counts)
                 if low < level_k < k:    # the root's game below needs level k-1 again
                     level_close(&memory, &levels[level_k - 1])
             if counts.missing or counts.failed:
@@ -391,10 +398,12 @@ def solve_levels(bulls, hand1, hand2, rows, int lowest=1, int threads=1):
                                    f" not found, {counts.failed} matrix games with no certified"
                                    f" solution"
                                    f" (the first: {FAILED_GAMES[:1]})")
-        value = state_game(&levels[k - 1] if k > low else NULL, c_bulls, root_key, m, x, y,
+        # the root's own game (its key's may be the swapped one): x and y over its hands
+        value = state_game(&levels[k - 1] if k > low else NULL, &root, root_bulls, m, x, y,
                            &counts)
         backward = perf_counter() - start
-        if counts.missing or counts.failed or value != levels[k].values[0]:
+        if (counts.missing or counts.failed
+                or not abs(value - root_sign * levels[k].values[0]) <= 2 * C_CERTIFY_TOL):
             raise RuntimeError("exhaustive solve: the root's game does not repeat its value")
         return {"value": value,
                 "x": [x[i] for i in range(k)], "y": [y[j] for j in range(k)],

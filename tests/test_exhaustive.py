@@ -1,11 +1,14 @@
 """The exhaustive reference (solver.exact.exhaustive, cext/exhaustive.pyx) against the plain
-reference solver on small positions and against the search on 5-7 cards; its state counts
-against a plain-Python enumeration; bad input refused."""
+reference solver on small positions and against the search on 4-7 cards; its state counts
+against a plain-Python enumeration with the same key (each state's live cards renumbered, a
+state and its player swap alike), and fewer than the absolute-card key's; the player swap
+negates the value; bad input refused."""
 import random
 
 import numpy as np
 import pytest
 
+from benchmarks.bench_solver import positions
 from solver._exhaustive import solve_levels
 from solver.core.position import Position
 from solver.core.rules import bullheads, play_turn
@@ -52,16 +55,32 @@ def test_larger_positions_agree_with_the_search(index):
 
 
 # state counts ------------------------------------------------------------------------------
-def plain_levels(position: Position) -> dict:
-    """Canonical states per level by plain enumeration on cards: a state is the two hands
-    and the set of rows as (last card, length, bullheads)."""
-    def key(rows, hands):
-        return (tuple(sorted(hands[0])), tuple(sorted(hands[1])),
-                tuple(sorted((r[-1], len(r), sum(bullheads(c) for c in r)) for r in rows)))
+def absolute_key(rows, hands):
+    """A state on its cards as they are: both hands and the set of rows as (last card,
+    length, bullheads): the reference's key before it relabelled each state."""
+    return (tuple(sorted(hands[0])), tuple(sorted(hands[1])),
+            tuple(sorted((r[-1], len(r), sum(bullheads(c) for c in r)) for r in rows)))
 
+
+def relabelled_key(rows, hands):
+    """A state's live cards renumbered 0..n-1: each as its holder (0, 1, or None for a row
+    end) and, in a hand, its bullheads; the rows as (end's number, length, bullheads); a
+    state and its player swap alike."""
+    live = sorted([c for hand in hands for c in hand] + [r[-1] for r in rows])
+    number = {card: i for i, card in enumerate(live)}
+    holder = {card: player for player, hand in enumerate(hands) for card in hand}
+    row_key = tuple(sorted((number[r[-1]], len(r), sum(bullheads(c) for c in r)) for r in rows))
+    sides = [tuple((holder.get(c) if swap == 0 or c not in holder else 1 - holder[c],
+                    bullheads(c) if c in holder else None) for c in live) for swap in (0, 1)]
+    return frozenset(sides), row_key
+
+
+def plain_levels(position: Position, key=relabelled_key, lowest: int = 1) -> dict:
+    """States per level, down to `lowest` cards, by plain enumeration on cards, one per
+    `key`."""
     level = {key(position.rows, position.hands): (position.rows, position.hands)}
     counts = {position.hand_size: 1}
-    for k in range(position.hand_size, 1, -1):
+    for k in range(position.hand_size, lowest, -1):
         below = {}
         for rows, hands in level.values():
             for a in hands[0]:
@@ -80,16 +99,57 @@ def test_state_counts_by_hand():
     # no card too low: the 4 joint plays give 4 states (their hands differ)
     plain = Position.create([[5], [10], [15], [20]], [[6, 11], [7, 12]], deck=24)
     assert solve_exhaustive(plain, lowest=1).states_per_level == {2: 1, 1: 4}
-    # player 1's 1 is too low: against 7 and 12, 4 rows each, 4 distinct states; 11: 1 each
+    # player 1's 1 is too low: against 7 and 12, 4 rows each, 8 distinct states; 11: 1 each.
+    # Relabelled, some of the 10 merge
     low = Position.create([[5], [10], [15], [20]], [[1, 11], [7, 12]], deck=24)
-    assert solve_exhaustive(low, lowest=1).states_per_level == {2: 1, 1: 10}
-    assert plain_levels(plain) == {2: 1, 1: 4} and plain_levels(low) == {2: 1, 1: 10}
+    assert plain_levels(plain) == plain_levels(plain, absolute_key) == {2: 1, 1: 4}
+    assert plain_levels(low, absolute_key) == {2: 1, 1: 10}
+    assert solve_exhaustive(low, lowest=1).states_per_level == plain_levels(low)
 
 
 @pytest.mark.parametrize("index", range(6))
 def test_state_counts_match_a_plain_enumeration(index):
     position = random_midround(random.Random(500 + index), 3 + index % 2)
     assert solve_exhaustive(position, lowest=1).states_per_level == plain_levels(position)
+
+
+def test_relabelling_merges_states_the_absolute_key_kept_apart():
+    # 5 cards, down to 3: the plain enumeration's counts with either key
+    position = random_midround(random.Random(9), 5)
+    absolute = plain_levels(position, absolute_key, lowest=3)
+    relabelled = plain_levels(position, lowest=3)
+    assert solve_exhaustive(position).states_per_level == relabelled
+    assert relabelled[4] <= absolute[4] and relabelled[3] < absolute[3]     # 1,188 < 1,767
+    # 6 cards: the absolute key's counts (levels 6 to 3) as measured before the change
+    six = positions(0, 6, 1)[0]
+    result = solve_exhaustive(six)
+    before = {6: 1, 5: 72, 4: 2265, 3: 46461}
+    after = result.states_per_level
+    assert after[5] <= before[5] and after[4] < before[4] and after[3] < before[3], after
+    assert abs(result.value - solve(six, card_values=False, principal_line=False).value) <= TOL
+
+
+# many random positions of 4-7 cards against the search
+RANDOM = [(random_deal if k % 2 else random_midround)(random.Random(900 + k), 4 + k % 3)
+          for k in range(31)] + [random_midround(random.Random(951), 7)]     # 6 s at 7 cards
+
+
+@pytest.mark.parametrize("index", range(len(RANDOM)))
+def test_random_positions_agree_with_the_search(index):
+    position = RANDOM[index]
+    result = solve_exhaustive(position, lowest=1 + index % 3)    # every lowest level stored
+    searched = solve(position, card_values=False, principal_line=False)
+    assert abs(result.value - searched.value) <= TOL, position.to_text()
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_player_swap_negates_the_value(index):
+    position = RANDOM[index]
+    swapped = Position.create([list(r) for r in position.rows],
+                              [list(position.hands[1]), list(position.hands[0])], deck=24)
+    result, other = solve_exhaustive(position), solve_exhaustive(swapped)
+    assert abs(result.value + other.value) <= TOL
+    assert np.allclose(other.matrix, -result.matrix.T, rtol=0, atol=TOL)
 
 
 # bad input ---------------------------------------------------------------------------------
@@ -144,3 +204,4 @@ def test_a_failed_certificate_is_solved_again_from_the_other_side():
 def reference_solution_value(matrix) -> float:
     from tests.reference_solver import solve_matrix_lp
     return solve_matrix_lp(matrix)[0]
+
