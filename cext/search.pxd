@@ -1,7 +1,8 @@
 # The exact search's tuning knobs: compile-time constants. They change the work (node counts,
 # times), never a value.
 #
-# Invariants: HELP_FROM >= SPLIT_FROM (a root too small for a helper has no node to share);
+# Invariants: HELP_FROM >= SPLIT_FROM and ROWS_FROM >= SPLIT_FROM (a root too small for a
+# helper has no node to share);
 # GUESS_DEEPER >= GUESS_FROM. 1- and 2-card nodes are always closed forms (lastturns.pxd).
 
 cdef enum:
@@ -11,6 +12,7 @@ cdef enum:
     SPLIT_FROM = 5       # nodes with this many cards share their tests with an idle helper
     HELP_FROM = 7        # searches of smaller roots take no helper: too few nodes to share
     SHARE_REFINES = 1    # idle helpers also take the restricted entries of steps 1 and 5
+    ROWS_FROM = 5        # nodes with this many cards share a too-low card's rows
     ENDGAME_LOG2 = 20    # 2-card cache: 2**20 slots, 16 MB per thread (by default)
 
 cdef extern from *:

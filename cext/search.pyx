@@ -42,7 +42,8 @@ from context cimport (Stats, Shared, Worker, Replies, Entries, Rows, Job, MAX_TH
                      check_limits, Group, group_open, group_next,
                      group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
                      GROUP_ROWS)
-from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ENDGAME_LOG2,
+from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ROWS_FROM,
+                     ENDGAME_LOG2,
                      CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
                       claim, post, next_job, finish, wait_done, release, tell_quit)
@@ -139,7 +140,7 @@ cdef double entry_search(Worker* c, const State* s, int k, int a, int b,
                 break
         if c.aborted:
             break
-        if n == 0 and k >= SPLIT_FROM and c.pool_size > 0 \
+        if n == 0 and k >= ROWS_FROM and c.pool_size > 0 \
                 and share_rows(c, s, k, a, b, owner, order, alpha, beta, &best):
             break
     group_close(c, &rows)
