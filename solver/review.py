@@ -359,11 +359,14 @@ def row_reviews(engine: Engine, position: Position, outcome: TurnOutcome,
             continue
         cards = outcome.turn.cards
         sign = 1 if k == 0 else -1          # player 1 maximizes the value, player 2 minimizes
-        values = engine.run(lambda: [sign * engine.turn_value(position, cards, r)
-                                     for r in range(4)], Limit(seconds=seconds or 0))
+        try:
+            values = [sign * v for v in engine.run(lambda: engine.row_values(position, cards),
+                                                   Limit(seconds=seconds or 0))]
+        except SearchLimitError:            # the turn's time ran out: left unreviewed
+            values = None
         if engine.interrupted:
             raise errors.Interrupted()
-        if engine.search.aborted or values is None:
+        if values is None:
             continue
         best = max(values)
         out[k].update(best_rows=tuple(r for r in range(4) if best - values[r] <= LOSS_TOLERANCE),

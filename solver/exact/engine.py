@@ -111,8 +111,9 @@ class Engine:
     def run(self, work: Callable, limit: Optional[Limit] = None,
             progress: Optional[ProgressCallback] = None, same_limits: bool = False):
         """Run `work()` (calls into the search, which release the GIL) in a thread, so the
-        caller can show progress and Ctrl-C stops the search cleanly. The limits count from
-        now, or with `same_limits` go on from the previous run."""
+        caller can show progress and Ctrl-C stops the search cleanly, and return what it
+        returns (an exception it raises is raised here). The limits count from now, or with
+        `same_limits` go on from the previous run."""
         search = self.search
         if not same_limits:
             limit = limit or Limit()
@@ -121,7 +122,14 @@ class Engine:
             search.set_limits(limit.max_nodes, limit.time_limit)
             self.interrupted = False
         box = {}
-        thread = threading.Thread(target=lambda: box.setdefault("result", work()), daemon=True)
+
+        def target() -> None:
+            try:
+                box["result"] = work()
+            except BaseException as exc:           # raised again in the caller's thread
+                box["error"] = exc
+
+        thread = threading.Thread(target=target, daemon=True)
         start = time.perf_counter()
         thread.start()
         try:
@@ -135,6 +143,8 @@ class Engine:
             self.interrupted = True
             thread.join()
         self.seconds += time.perf_counter() - start
+        if "error" in box:
+            raise box["error"]
         return box.get("result")
 
     def stats(self, **more) -> SearchStats:
@@ -227,13 +237,18 @@ class Engine:
                                    interrupted=self.interrupted)
 
     # explaining ----------------------------------------------------------------------------
+    def row_values(self, position: Position, cards: Tuple[int, int]) -> List[float]:
+        """The entry of `cards` (this turn's penalties plus the rest) with each row 0..3
+        taken by the lower card, when it is too low."""
+        return [self.turn_value(position, cards, row) for row in range(4)]
+
     def best_row_choice(self, position: Position, cards: Tuple[int, int]):
         """When the lower card is too low: (owner, row, value) of the owner's best row;
         None otherwise. Values are the entry (this turn's penalties plus the rest)."""
         low_owner = 0 if cards[0] < cards[1] else 1
         if target_row(position.rows, cards[low_owner]) is not None:
             return None
-        options = [(self.turn_value(position, cards, row), row) for row in range(4)]
+        options = [(value, row) for row, value in enumerate(self.row_values(position, cards))]
         if low_owner == 0:
             value, row = max(options, key=lambda o: (o[0], -o[1]))
         else:
@@ -270,14 +285,14 @@ class Engine:
             for a in sorted(x):
                 for b in sorted(y):
                     choice = self.row_choice(position, (a, b))
-                    if self.search.aborted:
-                        return []
                     if choice is not None:
                         found.append((x[a] * y[b], choice))
             return sorted(found, key=lambda f: (-f[0], f[1].cards))
 
-        choices = self.run(work, progress=progress, same_limits=True)
-        return None if self.search.aborted else choices
+        try:
+            return self.run(work, progress=progress, same_limits=True)
+        except SearchLimitError:
+            return None
 
     def turn_value(self, position: Position, cards: Tuple[int, int],
                    row: Optional[int] = None) -> float:

@@ -346,9 +346,12 @@ class SearchPlayer(Player):
         self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
         return self.last.best
 
-    def _exact_applies(self, view: PlayerView) -> bool:
+    def _exact_applies(self, view: PlayerView, playing: int = 0) -> bool:
+        """Does `view` go to the exact solver: 2 players, the other hand known, at most
+        exact_max_cards a hand (counting `playing`, a card on the table this turn)?"""
         return (self.exact_handover and view.players == 2
-                and len(view.unseen()) == len(view.hand) <= self.exact_max_cards)
+                and len(view.unseen()) == len(view.hand)
+                and len(view.hand) + playing <= self.exact_max_cards)
 
     def _opponent_position(self, view: PlayerView, rows, hand, other) -> Position:
         hands = [list(hand), list(other)] if view.seat == 0 else [list(other), list(hand)]
@@ -375,7 +378,7 @@ class SearchPlayer(Player):
         rest = [c for c in view.hand if c != card]
         if not rest:                       # the last turn: only this turn's bullheads count
             return cheapest_row(view.rows)
-        if self._exact_row_applies(view):
+        if self._exact_applies(view, playing=1):     # the hands gave up this turn's cards
             return self._exact_row(view, card)
         hands = [rest if k == view.seat else None for k in range(view.players)]
         pool = view.unseen()
@@ -390,11 +393,6 @@ class SearchPlayer(Player):
             values = self._timed_rows(det, view, seed, policy)
         means = [s / n if n else math.inf for n, s, _ in values]
         return min(range(ROWS), key=lambda r: (means[r], r))
-
-    def _exact_row_applies(self, view: PlayerView) -> bool:
-        """As `_exact_applies`, at a row choice: the hands have given up this turn's cards."""
-        return (self.exact_handover and view.players == 2
-                and len(view.unseen()) == len(view.hand) < self.exact_max_cards)
 
     def _exact_row(self, view: PlayerView, card: int) -> int:
         """The exact solver's best row (the cheapest among the best), from the position
