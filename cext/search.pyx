@@ -200,6 +200,14 @@ cdef inline void settle_for(Worker* c, Node* nd, int player, int card, int other
         refine_for(c, nd, player, card, other, -INF, INF)
 
 
+cdef inline bint straddles(const Node* nd, const double* w, int player, int card, int o,
+                           double t) noexcept nogil:
+    """Is the entry of `card` against the opponent's card o played by w, and its interval
+    still across the threshold t (player's own terms)? Then its first pass tests it."""
+    return w[o] > 0.0 and low_for(nd, player, card, o) < t \
+        and high_for(nd, player, card, o) > t + TINY
+
+
 cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t) noexcept nogil:
     """Does `card` of `player`, against the opponent's mixed strategy, do better than t (by
     player's own sign: player 1 scores more than t, player 2 less than -t)?
@@ -217,8 +225,7 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
         # alone: straight (a hot path, called at every size)
         group_open(c, &alone, GROUP_REFINES, nd.k >= SPLIT_FROM)
         for o in range(nd.k):
-            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
-                    and high_for(nd, player, card, o) > t + TINY and not c.aborted:
+            if straddles(nd, w, player, card, o, t) and not c.aborted:
                 group_next(c, &alone)
                 refine_for(c, nd, player, card, o, t, t + EPS)
         group_close(c, &alone)
@@ -229,8 +236,7 @@ cdef inline bint reply_beats(Worker* c, Node* nd, int player, int card, double t
         else:
             start_entries(&first, -(t + EPS), -t)
         for o in range(nd.k):
-            if w[o] > 0.0 and low_for(nd, player, card, o) < t \
-                    and high_for(nd, player, card, o) > t + TINY:
+            if straddles(nd, w, player, card, o, t):
                 if player == 0:
                     add_entry(&first, card, o)
                 else:
@@ -478,21 +484,25 @@ cdef inline bint row_cuts(const Rows* rw, double v) noexcept nogil:
     return v >= rw.beta if rw.owner == 0 else v <= rw.alpha
 
 
+cdef inline void search_row(Worker* c, Rows* rw, int n) noexcept nogil:
+    """Row n's value, kept unless a stop made it meaningless; a cut stops the others."""
+    cdef double v = row_value(c, rw, n)
+    if c.aborted:
+        return
+    rw.v[n] = v
+    rw.done[n] = 1
+    if row_cuts(rw, v):
+        atomic_store(&rw.found, 1)
+
+
 cdef void search_rows(Worker* c, Rows* rw) noexcept nogil:
     """Search the rows, taken in turn, until one reaches the cut or none is left."""
     cdef int n
-    cdef double v
     while not c.aborted and not atomic_load(&rw.found):
         n = fetch_add(&rw.next, 1)
         if n >= rw.n:
             break
-        v = row_value(c, rw, n)
-        if c.aborted:
-            break
-        rw.v[n] = v
-        rw.done[n] = 1
-        if row_cuts(rw, v):
-            atomic_store(&rw.found, 1)
+        search_row(c, rw, n)
 
 
 cdef bint share_rows(Worker* c, const State* s, int k, int a, int b, int owner,
@@ -524,10 +534,7 @@ cdef bint share_rows(Worker* c, const State* s, int k, int a, int b, int owner,
     # a row a helper took but left unfinished (it stopped first) is searched here
     for i in range(rw.n):
         if not rw.done[i] and not c.aborted and not rw.found:
-            rw.v[i] = row_value(c, &rw, i)
-            rw.done[i] = not c.aborted
-            if rw.done[i] and row_cuts(&rw, rw.v[i]):
-                rw.found = 1
+            search_row(c, &rw, i)
     for i in range(rw.n):
         if rw.done[i] and (rw.v[i] > best[0] if owner == 0 else rw.v[i] < best[0]):
             best[0] = rw.v[i]
