@@ -44,7 +44,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from rules cimport (Row, N_ROWS, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
+from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
                     target_row, resolve_turn, splitmix64, random_below, load_rows, dump_rows)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
@@ -606,3 +606,78 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
             total += taken[0]
         costs[card] = total / samples
     return costs
+
+
+cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::1] hands,
+                      const unsigned char[:, ::1] unseen, const signed char[::1] players,
+                      int samples, float[:, ::1] out) noexcept nogil:
+    """`immediate_costs` of every view of a batch (seed 0 each), into out[b, slot]."""
+    cdef Row start[N_ROWS]
+    cdef Row table[N_ROWS]
+    cdef int played[MAX_PLAYERS]
+    cdef int choices[MAX_PLAYERS]
+    cdef int taken[MAX_PLAYERS]
+    cdef int pool[MAX_CARD + 1]
+    cdef int b, r, i, slot, n, opponents, k, t, card
+    cdef uint64_t rng
+    cdef double total
+    for b in range(hands.shape[0]):
+        opponents = players[b] - 1
+        n = 0
+        for card in range(1, unseen.shape[1]):
+            if unseen[b, card] and n <= MAX_CARD:
+                n += 1
+        if hands[b, 0] <= 0 or n < opponents + 1 or not 1 <= opponents < MAX_PLAYERS:
+            continue
+        for r in range(N_ROWS):
+            start[r].length = 0
+            start[r].bulls = 0
+            for i in range(rows.shape[2]):
+                if rows[b, r, i] > 0:
+                    start[r].cards[start[r].length] = rows[b, r, i]
+                    start[r].length += 1
+                    start[r].bulls += bullheads(rows[b, r, i])
+        rng = 0
+        for slot in range(hands.shape[1]):
+            card = hands[b, slot]
+            if card <= 0:
+                break
+            n = 0                           # the unseen cards, ascending, as a fresh pool
+            for k in range(1, unseen.shape[1]):
+                if unseen[b, k] and k != card:
+                    pool[n] = k
+                    n += 1
+            total = 0.0
+            for t in range(samples):
+                shuffle_prefix(pool, n, opponents, &rng)
+                played[0] = card
+                for k in range(opponents):
+                    played[k + 1] = pool[k]
+                for k in range(opponents + 1):
+                    choices[k] = CHEAPEST
+                    taken[k] = 0
+                memcpy(table, start, sizeof(table))
+                resolve_turn(table, played, choices, opponents + 1, taken)
+                total += taken[0]
+            out[b, slot] = <float>(total / samples)
+
+
+def sampled_costs(rows, hands, unseen, players, int samples):
+    """[B, 10] float32: for a batch of views (rows [B, 4, 5], hands [B, 10] ascending then 0,
+    unseen [B, 105] bool, seat counts [B], all int8 but unseen), each hand card's
+    `immediate_costs` against the view's unseen cards (seed 0): the same numbers, in one call
+    without Python objects in the loop. Views without enough unseen cards stay 0."""
+    cdef const signed char[:, :, ::1] r = np.ascontiguousarray(rows, dtype=np.int8)
+    cdef const signed char[:, ::1] h = np.ascontiguousarray(hands, dtype=np.int8)
+    cdef const unsigned char[:, ::1] u = np.ascontiguousarray(unseen, dtype=np.uint8)
+    cdef const signed char[::1] p = np.ascontiguousarray(players, dtype=np.int8)
+    if samples < 1:
+        raise ValueError("1+ samples needed")
+    if not (r.shape[0] == h.shape[0] == u.shape[0] == p.shape[0]) or r.shape[1] != N_ROWS \
+            or r.shape[2] != ROW_LIMIT or h.shape[1] > HAND_SIZE or u.shape[1] > MAX_CARD + 1:
+        raise ValueError("rows [B, 4, 5], hands [B, <=10], unseen [B, <=105], players [B]")
+    result = np.zeros((h.shape[0], h.shape[1]), dtype=np.float32)
+    cdef float[:, ::1] out = result
+    with nogil:
+        batch_costs(r, h, u, p, samples, out)
+    return result

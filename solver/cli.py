@@ -486,7 +486,7 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, seed
     config.check()
     progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
     try:
-        written = generate(config, out, progress=progress)
+        written = generate(config, out, progress=lambda done, _total: progress(done))
     finally:
         progress.close()
     click.echo(f"{written} chunks written to {out}")

@@ -146,6 +146,55 @@ def test_generation_is_chunked_and_resumes(tmp_path):
     assert np.array_equal(again["hand"], raw.hand[extra["round"] == 2])
 
 
+def test_generate_command_writes_chunks(tmp_path):
+    out = tmp_path / "data"
+    result = run(["train", "generate", "--out", str(out), "--rounds", "2", "--chunk", "1",
+                  "--teacher", "greedy", "--players", "3", "--weights", "1"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["chunk_00000.npz", "chunk_00001.npz",
+                                                     "config.json"]
+
+
+def test_nsearch_teacher_targets_are_its_scores():
+    """An nsearch teacher's target is a softmax of its cards' mean scores: the card it
+    plays has the largest share, and the shares are not all on one card."""
+    config = GenerateConfig(teacher="nsearch:worlds=4", rounds=1, seed=5, players=(3,),
+                            weights=(1,))
+    out = play_rounds(config, 0, 1)
+    target = out["target"]
+    assert np.allclose(target.sum(axis=1), 1.0)
+    assert ((target > 0) == (out["hand"] > 0)).all()           # every card of the hand
+    assert (target.max(axis=1) < 1.0).all()
+
+
+def test_sampled_costs_are_immediate_costs_of_each_view():
+    from solver._sim import immediate_costs, sampled_costs
+    rng = random.Random(4)
+    views = []
+    for players in (2, 3, 5, 10):
+        game = GameConfig(players=players)
+
+        class Keep(type(make_bot("greedy"))):
+            def choose_card(self, v):
+                views.append(v)
+                return super().choose_card(v)
+        play_round(game, [Keep(seed=k) for k in range(players)], rng)
+    raw = raw_views(views)
+    unseen = np.zeros((len(raw), 105), dtype=bool)
+    for i, v in enumerate(views):
+        unseen[i, v.unseen()] = True
+    costs = sampled_costs(raw.rows, raw.hand, unseen, raw.players, 16)
+    for i, v in enumerate(views):
+        hand = sorted(v.hand)
+        if len(v.unseen()) < v.players:
+            assert not costs[i].any()
+            continue
+        expected = immediate_costs(v.rows, hand, sorted(v.unseen()), v.players - 1, 16, 0)
+        assert costs[i, :len(hand)].tolist() == pytest.approx([expected[c] for c in hand],
+                                                              abs=1e-6)
+        assert not costs[i, len(hand):].any()
+
+
 def test_training_is_deterministic_and_resumes(tmp_path):
     torch = pytest.importorskip("torch")
     from solver.learn.train import TrainConfig, train

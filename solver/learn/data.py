@@ -21,11 +21,12 @@ from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..files import write_atomically
 from ..mcts.player import SearchPlayer
-from ..play.bots import make_bot, parse_bot_spec
+from ..play.bots import NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import play_round
 from .features import MAX_SEATS, RawViews, raw_views
 
 CHUNK_NAME = "chunk_{:05d}.npz"
+SCORE_TEMPERATURE = 1.0       # bullheads: how sharply nsearch's scores become a target
 CONFIG_NAME = "config.json"
 
 
@@ -70,16 +71,22 @@ class _Recorder(Player):
 
 def _target(teacher: Player, view: PlayerView, card: int) -> np.ndarray:
     """The teacher's distribution over the hand (ascending, padded to 10): the search's
-    root visits (or average strategy), else all on the card played."""
+    root visits (or average strategy); for `nsearch`, a softmax of its cards' mean scores
+    (`SCORE_TEMPERATURE` bullheads); else all on the card played."""
     hand = sorted(view.hand)
     out = np.zeros(HAND_SIZE, dtype=np.float32)
-    last = getattr(teacher, "last", None) if isinstance(teacher, SearchPlayer) else None
-    if last is not None and last.viewer == view.seat and \
-            sorted(e.card for e in last.cards) == hand:
+    last = getattr(teacher, "last", None)
+    if isinstance(teacher, SearchPlayer) and last is not None and last.viewer == view.seat \
+            and sorted(e.card for e in last.cards) == hand:
         # regret matching (2 players) plays its average strategy, UCB its visits
         visits = {e.card: (e.share if e.share is not None else e.visits) for e in last.cards}
         out[:len(hand)] = [visits[c] for c in hand]
         teacher.last = None                 # used once: the exact hand-over leaves none
+    elif isinstance(teacher, NetSearchBot) and last is not None and last[0] == view.seat \
+            and sorted(last[1]) == hand:
+        scores = np.array([last[1][c] for c in hand])
+        out[:len(hand)] = np.exp(-(scores - scores.min()) / SCORE_TEMPERATURE)
+        teacher.last = None
     if out.sum() <= 0:
         out[:] = 0.0
         out[hand.index(card)] = 1.0

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .._sim import immediate_costs
+from .._sim import sampled_costs
 from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, bullheads
 
@@ -199,20 +199,9 @@ def encode(raw: RawViews) -> Encoded:
 
 def _sampled_costs(raw: RawViews, unseen: np.ndarray) -> np.ndarray:
     """[B, 10]: each card's mean bullheads this turn against random unseen cards of the
-    others (a too-low card takes the cheapest row), by the C rules; a fixed seed, so the
-    same view always gives the same numbers."""
-    out = np.zeros(raw.hand.shape, dtype=np.float32)
-    cards_all = np.arange(CARDS)
-    for i in range(len(raw)):
-        hand = [int(c) for c in raw.hand[i] if c > 0]
-        opponents = int(raw.players[i]) - 1
-        pool = cards_all[unseen[i]].tolist()
-        if len(hand) < 1 or len(pool) < opponents + 1:
-            continue
-        rows = [[int(c) for c in row if c > 0] for row in raw.rows[i]]
-        costs = immediate_costs(rows, hand, pool, opponents, COST_SAMPLES, 0)
-        out[i, :len(hand)] = [costs[c] for c in hand]
-    return out
+    others (a too-low card takes the cheapest row), by the C rules (`immediate_costs` of
+    every view, in one call); a fixed seed, so the same view always gives the same numbers."""
+    return sampled_costs(raw.rows, raw.hand, unseen, raw.players, COST_SAMPLES)
 
 
 def _binomial_tail(n: np.ndarray, p: np.ndarray, k: np.ndarray) -> np.ndarray:

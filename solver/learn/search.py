@@ -160,10 +160,6 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     return {card: float(means[j]) for j, card in enumerate(hand)}
 
 
-def search_card(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
-                rng: Random) -> int:
-    """The card to play: the least mean score (ties: the lower card); a last card at once."""
-    if len(view.hand) == 1:
-        return view.hand[0]
-    scores = card_scores(net, view, options, rng)
+def best_scored(scores: Dict[int, float]) -> int:
+    """The card of least mean score (ties: the lower card)."""
     return min(scores, key=lambda c: (round(scores[c], 9), c))

@@ -27,7 +27,7 @@ their card's strategy (`card_strategy`); `sampler`'s comes from its random draws
 """
 import math
 import random
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .._rules import c_play_turn
 from ..core.player import Player, PlayerView
@@ -35,7 +35,7 @@ from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, 
                           target_row)
 from ..errors import ConfigError, quote
 from ..learn.model import load_cached
-from ..learn.search import NetSearchOptions, search_card
+from ..learn.search import NetSearchOptions, best_scored, card_scores
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -302,12 +302,17 @@ class NetSearchBot(NetBot):
                  reward: str = "own", value: str = "net"):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value)
+        self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
         return None        # its card depends on its random worlds
 
     def choose_card(self, view: PlayerView) -> int:
-        return search_card(self.net, view, self.options, self.rng)
+        if len(view.hand) == 1:
+            return view.hand[0]
+        scores = card_scores(self.net, view, self.options, self.rng)
+        self.last = (view.seat, scores)
+        return best_scored(scores)
 
 
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
