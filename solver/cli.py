@@ -493,7 +493,8 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, seed
 
 
 @train.command("fit")
-@click.option("--data", required=True, help="Folder of the chunks (nimmt train generate).")
+@click.option("--data", required=True, multiple=True,
+              help="Folder of the chunks (nimmt train generate); repeat to train on several.")
 @click.option("--out", required=True, help="Folder of the run: checkpoint.pt, log.jsonl"
               " (a run stopped there continues from its last epoch).")
 @click.option("--export", "export_path", default=None, help="Write the weights (.npz) here.")
@@ -507,8 +508,9 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, seed):
     one CPU thread, deterministic for a seed; one line per epoch."""
     from .learn.train import TrainConfig, train as run_training
 
-    if not os.path.isdir(data):
-        raise errors.ConfigError(f"no such folder: {data}")
+    for folder in data:
+        if not os.path.isdir(folder):
+            raise errors.ConfigError(f"no such folder: {folder}")
 
     def report(line):
         click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"

@@ -220,6 +220,16 @@ def test_training_is_deterministic_and_resumes(tmp_path):
     straight.save(path)
     assert load(path).meta["train"]["hidden"] == 8
     assert torch.get_num_threads() == 1
+    last = load(str(tmp_path / "a" / "epoch_002.npz"))      # every epoch's weights are kept
+    for k, w in straight.weights.items():
+        assert np.array_equal(w, last.weights[k]), k
+    assert load(str(tmp_path / "a" / "epoch_001.npz")).meta["epoch"] == 1
+    other = str(tmp_path / "other")                         # several folders train as one
+    generate(GenerateConfig(teacher="greedy", rounds=2, chunk_rounds=2, seed=2,
+                            players=(4,), weights=(1,)), other)
+    both = train([data, other], str(tmp_path / "c"), TrainConfig(hidden=8, epochs=1, batch=8))
+    assert [d["seed"] for d in both.meta["data"]] == [1, 2]
+    assert both.meta["examples"] > straight.meta["examples"]
 
 
 def test_train_commands_refuse_bad_input(tmp_path):
@@ -231,3 +241,14 @@ def test_train_commands_refuse_bad_input(tmp_path):
                                                str(tmp_path / "none"), "--out", str(tmp_path)]))
     assert "no training chunks" in error_line(run(["train", "fit", "--data", str(tmp_path),
                                                    "--out", str(tmp_path / "run")]))
+
+
+def test_learning_curve_benchmark(tmp_path, capsys):
+    from benchmarks.bench_learning import curve
+    net = load_cached()
+    for epoch in (1, 2):
+        net.save(str(tmp_path / f"epoch_00{epoch}.npz"))
+    lines = curve(str(tmp_path), [1, 2], 3, "greedy", 2, 1)
+    assert [line["epoch"] for line in lines] == [1, 2]
+    assert lines[0] == dict(lines[1], epoch=1)      # the same weights: the same rounds
+    assert "epoch   2:" in capsys.readouterr().out

@@ -12,17 +12,18 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from ..errors import ConfigError
 from ..files import write_atomically
 from .data import data_settings, load_chunks
-from .features import FEATURE_VERSION, encode
+from .features import FEATURE_VERSION, RawViews, encode
 from .model import PARAMETERS, PolicyNet, shapes
 
-VALUE_SCALE = 10.0        # bullheads: the value's error is measured in tens
+VALUE_SCALE = 10.0
+EPOCH_NAME = "epoch_{:03d}.npz"        # bullheads: the value's error is measured in tens
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,24 @@ def _module(torch, hidden: int, seed: int):
     return Net()
 
 
-def prepare(folder: str) -> Dict[str, np.ndarray]:
-    """The encoded examples of every chunk in `folder`, and which are for validation."""
-    raw, extra = load_chunks(folder)
+def _folders(data: Union[str, Sequence[str]]) -> List[str]:
+    return [data] if isinstance(data, str) else list(data)
+
+
+def prepare(data: Union[str, Sequence[str]]) -> Dict[str, np.ndarray]:
+    """The encoded examples of every chunk in the folder(s), and which are for validation
+    (the rounds whose number ends in 9, in each folder)."""
+    loaded = [load_chunks(folder) for folder in _folders(data)]
+    raw = RawViews.concat([r for r, _ in loaded])
+    extra = {k: np.concatenate([e[k] for _, e in loaded]) for k in loaded[0][1]}
+    # a round is known by its folder and its number
+    source = np.concatenate([np.full(len(e["round"]), i, dtype=np.int64)
+                             for i, (_, e) in enumerate(loaded)])
     enc = encode(raw)
     return {"cards": enc.cards, "mask": enc.mask, "table": enc.table,
             "target": extra["target"], "value": extra["outcome"][:, 0].astype(np.float32),
-            "valid": extra["round"] % 10 == 9, "players": raw.players, "round": extra["round"]}
+            "valid": extra["round"] % 10 == 9, "players": raw.players,
+            "round": source * (1 << 32) + extra["round"]}
 
 
 def _losses(torch, net, batch):
@@ -98,7 +110,7 @@ def _losses(torch, net, batch):
     return ce, mse, logits, value
 
 
-def train(data_folder: str, run_folder: str, config: TrainConfig,
+def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: TrainConfig,
           report: Optional[Callable[[Dict[str, Any]], None]] = None) -> PolicyNet:
     """Train (or go on training) in `run_folder`; returns the network of the last epoch.
     `report(line)` after each epoch with its losses and the validation's agreement with
@@ -153,11 +165,16 @@ def train(data_folder: str, run_folder: str, config: TrainConfig,
         state = {"model": net.state_dict(), "optimizer": opt.state_dict(),
                  "epoch": epoch + 1, "config": asdict(config)}
         write_atomically(checkpoint, lambda temporary: torch.save(state, temporary))
+        # every epoch's weights, for a learning curve (strength by training step)
+        epoch_net = export(net, config, {"epoch": epoch + 1})
+        write_atomically(os.path.join(run_folder, EPOCH_NAME.format(epoch + 1)),
+                         epoch_net.save, suffix=".npz")
         with open(os.path.join(run_folder, "log.jsonl"), "a") as log:
             log.write(json.dumps(line) + "\n")
         if report:
             report(line)
-    return export(net, config, {"data": data_settings(data_folder),
+    settings = [data_settings(folder) for folder in _folders(data_folder)]
+    return export(net, config, {"data": settings[0] if len(settings) == 1 else settings,
                                 "examples": int(len(train_idx)),
                                 "validation": int(len(valid)),
                                 "rounds": int(len(np.unique(data["round"])))})

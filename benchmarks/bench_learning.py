@@ -1,0 +1,93 @@
+"""The learning curve: the raw policy's strength by training step, as paired rounds.
+
+A training run (`nimmt train fit --out RUN`) keeps every epoch's weights as
+`RUN/epoch_NNN.npz`. For each epoch asked, `net:weights=RUN/epoch_NNN.npz` plays the same
+seeded deals against the same baseline (`bench_paired`'s pairing: the candidate in one seat,
+the baseline in the others, against the baseline everywhere; the baseline's rounds are
+played once and shared by every epoch), and the paired difference per round is printed with
+its 95% interval. `--plot FILE.png` draws it (matplotlib, the `plots` extra).
+
+    python -m benchmarks.bench_learning --run RUN [--epochs 1,2,5,10,20,30] [--players 4]
+        [--base mcts:iterations=5000] [--rounds 200] [--jobs 2] [--plot curve.png]
+                                                             (from the repository root)
+"""
+import argparse
+import multiprocessing
+import os
+from typing import List
+
+from benchmarks._common import machine_line
+from benchmarks.bench_paired import paired_round, summary
+from solver.learn.train import EPOCH_NAME
+from solver.play.bots import parse_bot_names
+
+
+def curve(run: str, epochs: List[int], players: int, base: str, rounds: int,
+          jobs: int) -> List[dict]:
+    """One summary line per epoch (its number in `epoch`)."""
+    known = None
+    lines = []
+    with multiprocessing.Pool(jobs) as pool:
+        for epoch in epochs:
+            bot = f"net:weights={os.path.join(run, EPOCH_NAME.format(epoch))}"
+            tasks = [(players, bot, base, i, None if known is None else known[i])
+                     for i in range(rounds)]
+            played = pool.map(paired_round, tasks, chunksize=1)
+            known = [b for _, b, _, _, _ in played]
+            line = summary([(c, b) for c, b, _, _, _ in played])
+            line["epoch"] = epoch
+            lines.append(line)
+            print(f"epoch {epoch:>3}: {line['candidate']:.2f} against {line['base']:.2f},"
+                  f" difference {line['difference']:+.2f} ± {line['ci95']:.2f}"
+                  f" ({line['percent']:+.1f}%)", flush=True)
+    return lines
+
+
+def plot(lines: List[dict], base: str, players: int, path: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    x = [line["epoch"] for line in lines]
+    y = [line["percent"] for line in lines]
+    err = [100 * line["ci95"] / line["base"] for line in lines]
+    ax.errorbar(x, y, yerr=err, marker="o", capsize=3)
+    ax.axhline(0, color="grey", linewidth=0.8)
+    ax.set_xlabel("training epoch")
+    ax.set_ylabel(f"bullheads against {base} (%)")
+    ax.set_title(f"net by epoch, {players} players, {lines[0]['rounds']} paired rounds")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--run", required=True, help="the training run's folder")
+    parser.add_argument("--epochs", default="1,2,5,10,20,30")
+    parser.add_argument("--players", type=int, default=4, choices=range(2, 11),
+                        metavar="2..10")
+    parser.add_argument("--base", default="mcts:iterations=5000")
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--plot", default=None, metavar="FILE.png")
+    args = parser.parse_args(argv)
+    try:
+        epochs = [int(e) for e in args.epochs.split(",")]
+        parse_bot_names(args.base)
+    except ValueError as error:
+        parser.error(str(error))
+    missing = [e for e in epochs
+               if not os.path.exists(os.path.join(args.run, EPOCH_NAME.format(e)))]
+    if missing:
+        parser.error(f"no weights for epochs {missing} in {args.run}")
+    if args.rounds < 2 or args.jobs < 1:
+        parser.error("--rounds must be at least 2 and --jobs at least 1")
+    print(machine_line())
+    lines = curve(args.run, epochs, args.players, args.base, args.rounds, args.jobs)
+    if args.plot:
+        plot(lines, args.base, args.players, args.plot)
+        print(f"plot written to {args.plot}")
+
+
+if __name__ == "__main__":
+    main()
