@@ -473,8 +473,13 @@ def train():
               help="How often each seat count is drawn.")
 @click.option("--chunk", type=click.IntRange(1, 10000), default=25, show_default=True,
               help="Rounds per chunk file.")
+@click.option("--others", "others_text", default="", help="Bots (specs, comma-separated)"
+              " that may take a seat instead of the teacher; their decisions are not saved.")
+@click.option("--others-share", type=NumberRange(0, 1, max_open=True), default=0.0,
+              show_default=True, help="Each seat's chance to get one of --others.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def train_generate(out, rounds, teacher, players_text, weights_text, chunk, seed):
+def train_generate(out, rounds, teacher, players_text, weights_text, chunk, others_text,
+                   others_share, seed):
     """Play rounds with the teacher in every seat; save every card decision (the view, the
     teacher's distribution over the hand, the bullheads each seat takes to the end of the
     round). A progress bar goes to stderr."""
@@ -482,7 +487,8 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, seed
 
     config = GenerateConfig(teacher, rounds, chunk, seed,
                             tuple(_numbers(players_text, int, "--players")),
-                            tuple(_numbers(weights_text, float, "--weights")))
+                            tuple(_numbers(weights_text, float, "--weights")),
+                            tuple(o for o in others_text.split(",") if o), others_share)
     config.check()
     progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
     try:

@@ -252,3 +252,19 @@ def test_learning_curve_benchmark(tmp_path, capsys):
     assert [line["epoch"] for line in lines] == [1, 2]
     assert lines[0] == dict(lines[1], epoch=1)      # the same weights: the same rounds
     assert "epoch   2:" in capsys.readouterr().out
+
+
+def test_generation_at_mixed_tables():
+    """With other bots at the table only the teacher's seats are saved (9 decisions with
+    more than one card each), and at least one seat is the teacher's."""
+    config = GenerateConfig(teacher="nsearch:worlds=2", rounds=6, seed=2, players=(4,),
+                            weights=(1,), others=("greedy", "sampler"), others_share=0.6)
+    out = play_rounds(config, 0, 6)
+    per_round = np.bincount(out["round"], minlength=6)
+    assert all(n % 9 == 0 and 9 <= n <= 36 for n in per_round)
+    assert per_round.min() < 36
+    assert np.array_equal(play_rounds(config, 3, 1)["hand"], out["hand"][out["round"] == 3])
+    with pytest.raises(ConfigError, match="other bots"):
+        GenerateConfig(others_share=0.5).check()
+    with pytest.raises(ConfigError, match="unknown bot"):
+        GenerateConfig(others=("nobody",), others_share=0.5).check()

@@ -33,16 +33,25 @@ CONFIG_NAME = "config.json"
 @dataclass(frozen=True)
 class GenerateConfig:
     """What to generate: `rounds` rounds of `teacher` (a bot spec) in every seat, the seat
-    count of each round drawn from `players` (weights `weights`), seeded by `seed`."""
+    count of each round drawn from `players` (weights `weights`), seeded by `seed`. With
+    `others_share` > 0 each seat is instead, with that chance, one of the bots `others`
+    (drawn uniformly), whose decisions are not saved: the teacher learns to play, and its
+    values are measured, at tables of other styles too."""
     teacher: str = "mcts:iterations=10000"
     rounds: int = 1000
     chunk_rounds: int = 50
     seed: int = 0
     players: Tuple[int, ...] = (4,)
     weights: Tuple[float, ...] = (1.0,)
+    others: Tuple[str, ...] = ()        # bots that may take a seat instead of the teacher
+    others_share: float = 0.0           # each seat's chance to get one of them
 
     def check(self) -> None:
         parse_bot_spec(self.teacher)
+        for spec in self.others:
+            parse_bot_spec(spec)
+        if not 0.0 <= self.others_share < 1.0 or (self.others_share > 0 and not self.others):
+            raise ConfigError("others' share must be in [0, 1), and needs other bots")
         if self.rounds < 1 or self.chunk_rounds < 1:
             raise ConfigError("rounds and chunk size must be at least 1")
         if not self.players or any(not 2 <= p <= MAX_SEATS for p in self.players):
@@ -93,6 +102,29 @@ def _target(teacher: Player, view: PlayerView, card: int) -> np.ndarray:
     return out / out.sum()
 
 
+def _table(config: GenerateConfig, players: int, rng: random.Random) -> List[str]:
+    """Each seat's bot: the teacher, or (each seat with chance `others_share`) one of the
+    other bots; at least one seat keeps the teacher."""
+    if not config.others_share:
+        return [config.teacher] * players
+    specs = [rng.choice(config.others) if rng.random() < config.others_share
+             else config.teacher for _ in range(players)]
+    if config.teacher not in specs:
+        specs[rng.randrange(players)] = config.teacher
+    return specs
+
+
+def _settings(config: GenerateConfig) -> Dict:
+    """What a folder's chunks depend on (the settings at their defaults left out, so a
+    folder made before a setting existed stays valid)."""
+    settings = asdict(config)
+    settings.pop("rounds")                   # more rounds may be asked later: same chunks
+    if not config.others_share:
+        settings.pop("others")
+        settings.pop("others_share")
+    return settings
+
+
 def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.ndarray]:
     """Rounds `first` .. `first + count - 1` as arrays (one row per card decision)."""
     views: List[PlayerView] = []
@@ -102,8 +134,10 @@ def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.
         players = rng.choices(config.players, weights=config.weights)[0]
         game = GameConfig(players=players)
         log: List[Tuple[PlayerView, np.ndarray]] = []
-        seats = [_Recorder(make_bot(config.teacher, seed=f"{config.seed}/{index}/{k}"), log)
-                 for k in range(players)]
+        specs = _table(config, players, rng)
+        seats = [make_bot(spec, seed=f"{config.seed}/{index}/{k}") for k, spec in enumerate(specs)]
+        seats = [_Recorder(bot, log) if spec == config.teacher else bot
+                 for bot, spec in zip(seats, specs)]
         result = play_round(game, seats, rng)
         final = result.penalties
         for view, target in log:
@@ -128,8 +162,7 @@ def generate(config: GenerateConfig, folder: str,
     done, chunks in all)` after each chunk."""
     config.check()
     os.makedirs(folder, exist_ok=True)
-    settings = asdict(config)
-    settings.pop("rounds")                   # more rounds may be asked later: same chunks
+    settings = _settings(config)
     path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(path):
         with open(path) as f:
