@@ -9,8 +9,10 @@ from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads
 from solver.errors import ConfigError
 from solver.learn.model import load_cached
-from solver.learn.search import (Leaf, NetSearchOptions, card_scores, others_cards,
-                                 sample_worlds)
+from solver._rules import c_play_turn
+from solver.learn.features import raw_views
+from solver.learn.search import (Leaf, NetSearchOptions, card_scores, next_views,
+                                 others_cards, others_views, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import assert_input_error, run
@@ -84,6 +86,39 @@ def test_worlds_are_consistent_with_the_view(config):
         for hands, picks in zip(worlds, others_cards(net, view, worlds, random.Random(2))):
             assert set(picks) == set(range(config.players)) - {view.seat}
             assert all(picks[k] in hands[k] for k in picks)
+
+
+@pytest.mark.parametrize("config", [GameConfig(players=3), GameConfig(players=5),
+                                    GameConfig.variant(2)], ids=str)
+def test_views_built_as_arrays_are_the_views_of_the_seats(config):
+    """The look-ahead builds its batches from the seat's raw view; they equal the raw views
+    of the PlayerViews they stand for: every other seat's now, ours after each turn."""
+    for view in _views(config, 5)[:-1]:
+        parent = raw_views([view])
+        worlds = sample_worlds(view, 3, random.Random(4))
+        seats = [k for k in range(view.players) if k != view.seat]
+        expected = raw_views([PlayerView(view.config, k, view.rows, hands[k], view.start_rows,
+                                         view.played, view.penalties, view.scores, view.turn)
+                              for hands in worlds for k in seats])
+        got = others_views(view, parent, worlds)
+        for key, value in expected.arrays().items():
+            assert (got.arrays()[key] == value).all(), key
+        turns, views = [], []
+        hand = sorted(view.hand)
+        for hands in worlds:
+            for j, card in enumerate(hand):
+                cards = [card if k == view.seat else hands[k][j % len(hand)]
+                         for k in range(view.players)]
+                rows, taken = c_play_turn(view.rows, cards, [None] * view.players)
+                turns.append((j, cards, taken, rows))
+                views.append(PlayerView(
+                    view.config, view.seat, tuple(map(tuple, rows)), hand[:j] + hand[j + 1:],
+                    view.start_rows, view.played + (tuple(cards),),
+                    tuple(p + t for p, t in zip(view.penalties, taken)), view.scores,
+                    view.turn + 1))
+        got = next_views(view, parent, turns)
+        for key, value in raw_views(views).arrays().items():
+            assert (got.arrays()[key] == value).all(), key
 
 
 def test_scores_this_turn_by_the_rules():

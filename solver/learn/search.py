@@ -25,7 +25,7 @@ the same hands; only the other seat's sampled card differs between worlds.
 from dataclasses import dataclass
 from enum import Enum
 from random import Random
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from .._rules import c_play_turn
 from .._sim import finish_round
 from ..core.player import PlayerView
 from ..errors import ConfigError, quote
+from .features import MAX_SEATS, RawViews, encode, raw_views
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
@@ -90,23 +91,46 @@ def sample_worlds(view: PlayerView, worlds: int, rng: Random) -> List[Hands]:
     return out
 
 
-def _seat_view(view: PlayerView, seat: int, hand: Tuple[int, ...]) -> PlayerView:
-    """Seat `seat`'s view of the same moment with `hand`: the public table is shared."""
-    return PlayerView(view.config, seat, view.rows, hand, view.start_rows, view.played,
-                      view.penalties, view.scores, view.turn, None, view.row_choices)
+def _relative_rows(values: Sequence[int], players: int) -> np.ndarray:
+    """[players, 10]: row k is `values` seen from seat k (that seat first, then in turn)."""
+    out = np.zeros((players, MAX_SEATS), dtype=np.int16)
+    for k in range(players):
+        out[k, :players] = [values[(k + i) % players] for i in range(players)]
+    return out
 
 
-def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands],
-                 rng: Random) -> List[Dict[int, int]]:
-    """Per world, each other seat's card, drawn from the network's policy on its view (one
-    batch for every seat of every world)."""
+def _repeat(raw: RawViews, count: int) -> dict:
+    """The arrays of one raw view, `count` times."""
+    return {k: np.repeat(v, count, axis=0) for k, v in raw.arrays().items()}
+
+
+def others_views(view: PlayerView, parent: RawViews, worlds: Sequence[Hands]) -> RawViews:
+    """Every other seat's raw view of this moment in every world (world by world, seats in
+    order): the public table is the seat's own, only the hand and the seat differ. Built
+    from the deciding seat's raw view `parent`, as `raw_views` would build each."""
     seats = [k for k in range(view.players) if k != view.seat]
-    views = [_seat_view(view, k, hands[k]) for hands in worlds for k in seats]
-    logits, _ = net.policy(views)
+    a = _repeat(parent, len(worlds) * len(seats))
+    a["hand"][:] = 0
+    a["hand"][:, :len(view.hand)] = [hands[k] for hands in worlds for k in seats]
+    a["penalties"] = np.tile(_relative_rows(view.penalties, view.players)[seats],
+                             (len(worlds), 1))
+    if view.scores:
+        a["scores"] = np.tile(_relative_rows(view.scores, view.players)[seats],
+                              (len(worlds), 1))
+    return RawViews(**a)
+
+
+def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng: Random,
+                 parent: Optional[RawViews] = None) -> List[Dict[int, int]]:
+    """Per world, each other seat's card, drawn from the network's policy on its view (one
+    batch for every seat of every world). `parent`: the seat's raw view, if made already."""
+    seats = [k for k in range(view.players) if k != view.seat]
+    parent = raw_views([view]) if parent is None else parent
+    logits, _ = net.forward(encode(others_views(view, parent, worlds)))
     logits = logits.astype(np.float64)
     p = np.exp(logits - logits.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
-    u = np.random.default_rng(rng.getrandbits(63)).random(len(views))
+    u = np.random.default_rng(rng.getrandbits(63)).random(len(logits))
     # the first slot whose cumulative share passes u (clipped: rounding at the top)
     index = np.minimum((np.cumsum(p, axis=1) < u[:, None]).sum(axis=1), len(view.hand) - 1)
     out, i = [], 0
@@ -119,15 +143,41 @@ def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands],
     return out
 
 
+def next_views(view: PlayerView, parent: RawViews, turns: Sequence[Tuple[int, Sequence[int],
+                                                                        Sequence[int], list]]
+               ) -> RawViews:
+    """The deciding seat's raw view after each turn given as (its card's slot in the sorted
+    hand, the turn's cards by seat, the bullheads taken by seat, the rows after), as
+    `raw_views` would build the views of the next turn."""
+    n, seat = view.players, view.seat
+    hand = sorted(view.hand)
+    a = _repeat(parent, len(turns))
+    a["turn"] = a["turn"] + 1
+    rest = np.zeros((len(hand), len(a["hand"][0])), dtype=a["hand"].dtype)
+    for j in range(len(hand)):
+        rest[j, :len(hand) - 1] = hand[:j] + hand[j + 1:]
+    a["hand"] = rest[[j for j, _, _, _ in turns]]
+    np.put_along_axis(a["seen"], np.array([cards for _, cards, _, _ in turns]), True, axis=1)
+    order = [(seat + i) % n for i in range(n)]
+    taken = np.array([t for _, _, t, _ in turns], dtype=np.int16)[:, order]
+    a["penalties"][:, :n] += taken
+    a["rows"][:] = 0
+    for i, (_, _, _, rows) in enumerate(turns):
+        for r, row in enumerate(rows):
+            a["rows"][i, r, :len(row)] = row
+    return RawViews(**a)
+
+
 def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                 rng: Random) -> Dict[int, float]:
     """Each card of the hand's mean score over the sampled worlds (lower is better)."""
     hand = tuple(sorted(view.hand))
     worlds = sample_worlds(view, options.worlds, rng)
-    picks = others_cards(net, view, worlds, rng)
+    parent = raw_views([view])
+    picks = others_cards(net, view, worlds, rng, parent)
     n, seat = view.players, view.seat
     immediate = np.zeros((len(worlds), len(hand)))
-    nexts: List[PlayerView] = []
+    nexts = []
     rollouts = []
     for w, (hands, theirs) in enumerate(zip(worlds, picks)):
         for j, card in enumerate(hand):
@@ -137,19 +187,16 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
             if options.reward is Reward.RELATIVE:
                 own -= (sum(taken) - own) / (n - 1)
             immediate[w, j] = own
-            rest = tuple(c for c in hand if c != card)
             if options.leaf is Leaf.NET:
-                penalties = tuple(p + t for p, t in zip(view.penalties, taken))
-                nexts.append(PlayerView(view.config, seat, tuple(map(tuple, rows)), rest,
-                                        view.start_rows, view.played + (tuple(cards),),
-                                        penalties, view.scores, view.turn + 1))
+                nexts.append((j, cards, taken, rows))
             elif options.leaf is Leaf.ROLLOUT:
-                left = [list(rest) if k == seat else [c for c in hands[k] if c != theirs[k]]
+                rest = [c for c in hand if c != card]
+                left = [rest if k == seat else [c for c in hands[k] if c != theirs[k]]
                         for k in range(n)]
                 rollouts.append((rows, left))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
-        _, values = net.policy(nexts)
+        _, values = net.forward(encode(next_views(view, parent, nexts)))
         leaf = values.astype(np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.ROLLOUT:
         seed = rng.getrandbits(63)
