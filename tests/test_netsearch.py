@@ -141,13 +141,48 @@ def test_scores_this_turn_by_the_rules():
             assert scores[card] == pytest.approx(total / 6)
 
 
+def test_playouts_to_the_end_by_the_rules():
+    """In the 24-card 2-player game nothing is hidden; with two cards in hand the playout's
+    last turn is forced, so a card's score is this turn against the sampled card plus the
+    last turn, both resolved here by the Python rules, whatever the depth (the turns played
+    out before the value head: one is all there is)."""
+    net = load_cached()
+    config = GameConfig.variant(2)
+    checked = 0
+    for view in _views(config, 3) + _views(config, 8):
+        if len(view.hand) != 2:
+            continue
+        for depth in (10, 1):
+            scores = card_scores(net, view, NetSearchOptions(3, "own", "playout", depth),
+                                 random.Random(5))
+            rng = random.Random(5)
+            worlds = sample_worlds(view, 3, rng)
+            picks = others_cards(net, view, worlds, rng)
+            other = 1 - view.seat
+            for card in view.hand:
+                total = 0
+                for hands, theirs in zip(worlds, picks):
+                    cards = [card if k == view.seat else theirs[k] for k in range(2)]
+                    rows, taken = play_turn(view.rows, cards, fewest_bullheads_chooser)
+                    total += row_bullheads(taken[view.seat])
+                    last = [None, None]
+                    last[view.seat] = [c for c in view.hand if c != card][0]
+                    last[other] = [c for c in hands[other] if c != theirs[other]][0]
+                    _, taken = play_turn(rows, last, fewest_bullheads_chooser)
+                    total += row_bullheads(taken[view.seat])
+                assert scores[card] == pytest.approx(total / 3)
+            checked += 1
+    assert checked >= 2
+
+
 def test_leaf_values_change_the_scores():
     """The value head and the playouts add the rest of the round: scores grow."""
     net = load_cached()
     view = _views(GameConfig(players=4), 4)[0]
     zero = card_scores(net, view, NetSearchOptions(4, "own", "zero"), random.Random(3))
-    for leaf in ("net", "rollout"):
-        full = card_scores(net, view, NetSearchOptions(4, "own", leaf), random.Random(3))
+    for leaf, depth in (("net", 10), ("rollout", 10), ("playout", 10), ("playout", 2)):
+        full = card_scores(net, view, NetSearchOptions(4, "own", leaf, depth),
+                           random.Random(3))
         assert set(full) == set(view.hand)
         assert sum(full.values()) > sum(zero.values())
 
@@ -156,7 +191,8 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:worlds=many", "worlds"),
                                         ("nsearch:reward=best", "reward"),
                                         ("nsearch:value=exact", "value"),
-                                        ("nsearch:depth=2", "depth"),
+                                        ("nsearch:depth=0", "depth"),
+                                        ("nsearch:depth=11", "depth"),
                                         ("nsearch:rows=cheap", "rows")])
 def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):

@@ -31,8 +31,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .._rules import c_play_turn
 from ..core.player import Player, PlayerView
-from ..core.rules import (ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn, row_bullheads,
-                          target_row)
+from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
+                          row_bullheads, target_row)
 from ..errors import ConfigError, quote
 from ..learn.model import load_cached
 from ..learn.search import NetSearchOptions, best_scored, card_scores
@@ -299,9 +299,9 @@ class NetSearchBot(NetBot):
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
-                 reward: str = "own", value: str = "net"):
+                 reward: str = "own", value: str = "net", depth: int = HAND_SIZE):
         super().__init__(seed, weights, rows)
-        self.options = NetSearchOptions(worlds, reward, value)
+        self.options = NetSearchOptions(worlds, reward, value, depth)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
@@ -340,7 +340,8 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
-    "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str},
+    "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
+                "depth": int},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 
