@@ -10,7 +10,7 @@ the whole run is deterministic and two candidates can be compared round by round
 (`--rounds-json` keeps the per-round results).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE]
+        [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE] [--compare FILE]
                                                              (from the repository root)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
@@ -101,6 +101,9 @@ def main(argv=None) -> None:
                         help="the --rounds-json of an earlier run with the same --players and"
                              " --base: its baseline bullheads are taken instead of replaying"
                              " the baseline rounds (bots in iterations are deterministic)")
+    parser.add_argument("--compare", default=None, metavar="FILE",
+                        help="the --rounds-json of another candidate on the same deals: print"
+                             " this candidate's bullheads less that one's, round by round")
     args = parser.parse_args(argv)
     try:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
@@ -131,6 +134,12 @@ def main(argv=None) -> None:
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
           f" {ms:.2f} ms per card decision ({cpu_ms:.2f} ms of CPU)")
+    if args.compare:
+        with open(args.compare) as inp:
+            other = json.load(inp)[:len(results)]
+        mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in zip(results, other)])
+        print(f"against the candidate of {args.compare}, round by round:"
+              f" {mean:+.2f} ± {mean - low:.2f} ({len(other)} rounds)")
 
 
 if __name__ == "__main__":
