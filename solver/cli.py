@@ -498,6 +498,40 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, othe
     click.echo(f"{written} chunks written to {out}")
 
 
+@train.command("selfplay")
+@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
+              " already there are kept, so a stopped run resumes).")
+@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=10000, show_default=True)
+@click.option("--network", default="", help="Weights file of the network in every seat"
+              " (default: the shipped one).")
+@click.option("--temperature", type=NumberRange(0.01, 100), default=0.5, show_default=True,
+              help="Each card's chance goes as exp(logit / T): below 1, nearer the best card.")
+@click.option("--players", "players_text", default="3,4,5,10", show_default=True,
+              help="Seat counts of the rounds, comma-separated.")
+@click.option("--weights", "weights_text", default="1,6,1,0.5", show_default=True,
+              help="How often each seat count is drawn.")
+@click.option("--chunk", type=click.IntRange(1, 100000), default=200, show_default=True,
+              help="Rounds per chunk file (played together, one batch per turn).")
+@click.option("--seed", type=int, default=1, show_default=True)
+def train_selfplay(out, rounds, network, temperature, players_text, weights_text, chunk, seed):
+    """Play rounds with the network's policy in every seat, many at once, and save every card
+    decision with the bullheads each seat takes to the end of the round, for the value head
+    (no policy target). Much faster than a search teacher. A progress bar goes to stderr."""
+    from .learn.data import generate
+    from .learn.selfplay import SelfPlayConfig
+
+    config = SelfPlayConfig(network, temperature, rounds, chunk, seed,
+                            tuple(_numbers(players_text, int, "--players")),
+                            tuple(_numbers(weights_text, float, "--weights")))
+    config.check()
+    progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
+    try:
+        written = generate(config, out, progress=lambda done, _total: progress(done))
+    finally:
+        progress.close()
+    click.echo(f"{written} chunks written to {out}")
+
+
 @train.command("fit")
 @click.option("--data", required=True, multiple=True,
               help="Folder of the chunks (nimmt train generate); repeat to train on several.")

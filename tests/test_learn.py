@@ -153,6 +153,17 @@ def test_generate_command_writes_chunks(tmp_path):
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in out.iterdir()) == ["chunk_00000.npz", "chunk_00001.npz",
                                                      "config.json"]
+    out = tmp_path / "selfplay"
+    result = run(["train", "selfplay", "--out", str(out), "--rounds", "3", "--chunk", "2",
+                  "--players", "4", "--weights", "1"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "config.json").read_text())["kind"] == "selfplay"
+    assert "temperature" in error_line(run(["train", "selfplay", "--out", str(out),
+                                            "--temperature", "0"]))
+    assert "weights" in error_line(run(["train", "selfplay", "--out", str(out),
+                                        "--network", str(tmp_path / "none.npz")]))
+    assert "other settings" in error_line(run(["train", "selfplay", "--out", str(out),
+                                               "--rounds", "3", "--seed", "9"]))
 
 
 def test_nsearch_teacher_targets_are_its_scores():
@@ -268,3 +279,36 @@ def test_generation_at_mixed_tables():
         GenerateConfig(others_share=0.5).check()
     with pytest.raises(ConfigError, match="unknown bot"):
         GenerateConfig(others=("nobody",), others_share=0.5).check()
+
+
+def test_selfplay_rounds_replay_by_the_rules(tmp_path):
+    """Self-play rounds, checked turn by turn against the Python rules: each seat's next
+    hand is this one less one card, the rows after the turn are the rules' rows for the cards
+    played (a too-low card: the cheapest row), and the bullheads a seat takes from each turn
+    to the end of the round add up to what the rules take, turn after turn."""
+    from solver.core.rules import fewest_bullheads_chooser, play_turn, row_bullheads
+    from solver.learn.selfplay import SelfPlayConfig
+    config = SelfPlayConfig(rounds=6, chunk_rounds=3, seed=4, players=(3, 5), shares=(1, 1))
+    assert generate(config, str(tmp_path)) == 2
+    raw, extra = load_chunks(str(tmp_path))
+    assert not extra["target"].any()
+    for index in np.unique(extra["round"]):
+        at = np.flatnonzero(extra["round"] == index)
+        n = int(raw.players[at[0]])
+        turns = [at[raw.turn[at] == t] for t in range(9)]     # seats in order, each turn
+        assert all(len(t) == n for t in turns)
+        for t in range(8):
+            now, after = turns[t], turns[t + 1]
+            cards = []
+            for k in range(n):
+                hand, rest = set(raw.hand[now[k]]) - {0}, set(raw.hand[after[k]]) - {0}
+                assert rest < hand and len(hand - rest) == 1
+                cards.append((hand - rest).pop())
+            rows = [[int(c) for c in row if c] for row in raw.rows[now[0]]]
+            new_rows, taken = play_turn(rows, cards, fewest_bullheads_chooser)
+            assert [[int(c) for c in row if c] for row in raw.rows[after[0]]] == new_rows
+            for k in range(n):
+                cost = extra["outcome"][now[k], 0] - extra["outcome"][after[k], 0]
+                assert cost == row_bullheads(taken[k])
+    again = config.play(3, 3)
+    assert np.array_equal(again["outcome"], extra["outcome"][extra["round"] >= 3])

@@ -60,6 +60,19 @@ class GenerateConfig:
                 or sum(self.weights) <= 0:
             raise ConfigError("one weight >= 0 per seat count, not all 0")
 
+    def settings(self) -> Dict:
+        """What a folder's chunks depend on (the settings at their defaults left out, so a
+        folder made before a setting existed stays valid)."""
+        settings = asdict(self)
+        settings.pop("rounds")               # more rounds may be asked later: same chunks
+        if not self.others_share:
+            settings.pop("others")
+            settings.pop("others_share")
+        return settings
+
+    def play(self, first: int, count: int) -> Dict[str, np.ndarray]:
+        return play_rounds(self, first, count)
+
 
 class _Recorder(Player):
     """Plays as its teacher and keeps each card decision's view and target distribution."""
@@ -114,17 +127,6 @@ def _table(config: GenerateConfig, players: int, rng: random.Random) -> List[str
     return specs
 
 
-def _settings(config: GenerateConfig) -> Dict:
-    """What a folder's chunks depend on (the settings at their defaults left out, so a
-    folder made before a setting existed stays valid)."""
-    settings = asdict(config)
-    settings.pop("rounds")                   # more rounds may be asked later: same chunks
-    if not config.others_share:
-        settings.pop("others")
-        settings.pop("others_share")
-    return settings
-
-
 def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.ndarray]:
     """Rounds `first` .. `first + count - 1` as arrays (one row per card decision)."""
     views: List[PlayerView] = []
@@ -156,13 +158,15 @@ def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.
     return out
 
 
-def generate(config: GenerateConfig, folder: str,
+def generate(config, folder: str,
              progress: Optional[Callable[[int, int], None]] = None) -> int:
     """Write the chunks missing from `folder`; returns how many it wrote. `progress(chunks
-    done, chunks in all)` after each chunk."""
+    done, chunks in all)` after each chunk. `config`: a `GenerateConfig`, or any settings
+    with the same `rounds`, `chunk_rounds`, `check()`, `settings()` and `play(first,
+    count)` (the self-play rounds of `selfplay.py`)."""
     config.check()
     os.makedirs(folder, exist_ok=True)
-    settings = _settings(config)
+    settings = config.settings()
     path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(path):
         with open(path) as f:
@@ -180,7 +184,7 @@ def generate(config: GenerateConfig, folder: str,
         if not os.path.exists(path):
             first = c * config.chunk_rounds
             count = min(config.chunk_rounds, config.rounds - first)
-            arrays = play_rounds(config, first, count)
+            arrays = config.play(first, count)
             write_atomically(path, lambda temporary: np.savez_compressed(temporary, **arrays),
                              suffix=".npz")
             written += 1

@@ -35,9 +35,10 @@ import numpy as np
 from .._rules import c_play_turn
 from .._sim import finish_round
 from ..core.player import PlayerView
-from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS
+from ..core.rules import HAND_SIZE
 from ..errors import ConfigError, quote
 from .features import MAX_SEATS, RawViews, encode, raw_views
+from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
@@ -229,54 +230,26 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     n, seat, count = view.players, view.seat, len(starts)
     size = len(starts[0][1][seat])
     gen = np.random.default_rng(rng.getrandbits(63))
-    rows = [r for r, _, _, _ in starts]
     hands = np.zeros((count, n, HAND_SIZE), dtype=np.int8)
     for i, (_, left, _, _) in enumerate(starts):
         for k in range(n):
             hands[i, k, :size] = sorted(left[k])
-    a = _repeat(parent, count)
-    np.put_along_axis(a["seen"], np.array([c for _, _, c, _ in starts]), True, axis=1)
-    penalties = np.array([view.penalties] * count, dtype=np.int64) + \
-        np.array([t for _, _, _, t in starts], dtype=np.int64)
-    order = np.array([[(k + i) % n for i in range(n)] for k in range(n)])   # seat k's order
-    scores = (_relative_rows(view.scores, n) if view.scores
-              else np.zeros((n, MAX_SEATS), dtype=np.int16))
+    seen = np.repeat(parent.seen, count, axis=0)
+    np.put_along_axis(seen, np.array([c for _, _, c, _ in starts]), True, axis=1)
+    penalties = np.array([view.penalties] * count) + np.array([t for _, _, _, t in starts])
+    scores = np.array([view.scores or (0,) * n] * count)
+    tables = Tables(n, view.config.deck, view.turn + 1, [r for r, _, _, _ in starts], hands,
+                    seen, penalties, scores)
     ours = np.zeros(count)
-    turn = view.turn + 1
     for step in range(size):
-        if size > 1 or step == depth:
-            b = count * n
-            table = np.zeros((count, ROWS, ROW_LIMIT), dtype=np.int8)
-            for i, lying in enumerate(rows):
-                for r, row in enumerate(lying):
-                    table[i, r, :len(row)] = row
-            relative = np.zeros((count, n, MAX_SEATS), dtype=np.int16)
-            relative[:, :, :n] = penalties[:, order]
-            batch = RawViews(np.repeat(a["players"], n), np.repeat(a["deck"], n),
-                             np.full(b, turn, dtype=np.int8), hands.reshape(b, HAND_SIZE),
-                             np.repeat(table, n, axis=0), np.repeat(a["seen"], n, axis=0),
-                             relative.reshape(b, MAX_SEATS), np.tile(scores, (count, 1)))
-            logits, values = net.forward(encode(batch))
+        if tables.size > 1 or step == depth:
+            logits, values = net.forward(encode(tables.views()))
             if step == depth:
                 return ours + values.reshape(count, n)[:, seat]
-            p = np.exp(logits[:, :size] - logits[:, :size].max(axis=1, keepdims=True))
-            cumulative = np.cumsum(p, axis=1)
-            u = gen.random(b) * cumulative[:, -1]
-            index = np.minimum((cumulative < u[:, None]).sum(axis=1), size - 1)
-            index = index.reshape(count, n)
+            index = sample_slots(logits, tables.size, gen).reshape(count, n)
         else:
             index = np.zeros((count, n), dtype=np.int64)
-        cards = np.take_along_axis(hands, index[:, :, None], axis=2)[:, :, 0].astype(np.int64)
-        for i in range(count):
-            rows[i], taken = c_play_turn(rows[i], cards[i].tolist(), [None] * n)
-            penalties[i] += taken
-            ours[i] += taken[seat]
-        np.put_along_axis(a["seen"], cards, True, axis=1)
-        np.put_along_axis(hands, index[:, :, None], 0, axis=2)     # the card leaves the hand
-        hands = np.sort(np.where(hands == 0, 127, hands), axis=2)
-        hands[hands == 127] = 0
-        size -= 1
-        turn += 1
+        ours += tables.play(index)[:, seat]
     return ours
 
 

@@ -5,8 +5,9 @@ playing needs numpy alone. The run is deterministic for a seed on one thread: th
 initialization, the validation split (every round whose number ends in 9) and each epoch's
 order come from the seed. After every epoch the state (weights, optimizer, epoch) goes to
 `checkpoint.pt` in the run's folder, and a stopped run started again continues from it.
-The losses: cross-entropy against the teacher's distribution over the hand, and the squared
-error of the value (bullheads from the turn to the end of the round, in tens).
+The losses: cross-entropy against the teacher's distribution over the hand (none for a
+decision without one: the self-play rounds train the value only), and the squared error of
+the value (bullheads from the turn to the end of the round, in tens).
 """
 import json
 import os
@@ -140,6 +141,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         opt.load_state_dict(state["optimizer"])
         start = state["epoch"]
     steps = (len(train_idx) + config.batch - 1) // config.batch
+    taught = int((data["target"][train_idx].sum(axis=1) > 0).sum())     # with a policy target
     for epoch in range(start, config.epochs):
         began = time.perf_counter()
         # cosine decay of the rate over the whole run, set per epoch (so a resume agrees)
@@ -158,7 +160,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
             opt.step()
             total_ce += float(ce.detach().sum())
             total_mse += float(mse.detach().sum())
-        line = {"epoch": epoch + 1, "train_ce": total_ce / len(train_idx),
+        line = {"epoch": epoch + 1, "train_ce": total_ce / max(taught, 1),
                 "train_value_rmse": float(np.sqrt(total_mse / len(train_idx))) * VALUE_SCALE}
         line.update(evaluate(torch, net, tensors, valid))
         line["seconds"] = time.perf_counter() - began
@@ -181,17 +183,21 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
 
 
 def evaluate(torch, net, tensors, index: np.ndarray) -> Dict[str, float]:
-    """Validation: cross-entropy, the share of decisions where the net's card is the
-    teacher's most likely one, the value's error in bullheads."""
+    """Validation: cross-entropy and the share of decisions where the net's card is the
+    teacher's most likely one (on the decisions with a teacher's target: self-play ones
+    have none), the value's error in bullheads (on all)."""
     if len(index) == 0:
         return {}
     net.eval()
     with torch.no_grad():
         batch = {k: v[torch.from_numpy(index)] for k, v in tensors.items()}
         ce, mse, logits, _ = _losses(torch, net, batch)
-        agree = (logits.argmax(1) == batch["target"].argmax(1)).float().mean()
-    return {"valid_ce": float(ce.mean()), "valid_agree": float(agree),
-            "valid_value_rmse": float(mse.mean().sqrt()) * VALUE_SCALE}
+        taught = batch["target"].sum(1) > 0
+        out = {"valid_value_rmse": float(mse.mean().sqrt()) * VALUE_SCALE}
+        if bool(taught.any()):
+            agree = (logits.argmax(1) == batch["target"].argmax(1))[taught].float().mean()
+            out.update(valid_ce=float(ce[taught].mean()), valid_agree=float(agree))
+    return out
 
 
 def export(net, config: TrainConfig, info: Dict[str, Any]) -> PolicyNet:
