@@ -542,8 +542,11 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
 @click.option("--epochs", type=click.IntRange(1, 10000), default=30, show_default=True)
 @click.option("--batch", type=click.IntRange(1, 1 << 16), default=256, show_default=True)
 @click.option("--lr", type=NumberRange(0, 1, min_open=True), default=2e-3, show_default=True)
+@click.option("--target-temperature", type=NumberRange(0.01, 100), default=1.0,
+              show_default=True, help="Sharpen (below 1) the teacher's distributions: each"
+              " share raised to 1/T.")
 @click.option("--seed", type=int, default=0, show_default=True)
-def train_fit(data, out, export_path, hidden, epochs, batch, lr, seed):
+def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperature, seed):
     """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
     one CPU thread, deterministic for a seed; one line per epoch."""
     from .learn.train import TrainConfig, train as run_training
@@ -559,7 +562,8 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, seed):
                    f"  value rmse {line.get('valid_value_rmse', math.nan):.2f}"
                    f"  {line['seconds']:.1f} s")
 
-    config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed)
+    config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed,
+                         target_temperature=target_temperature)
     net = run_training(data, out, config, report=report)
     if export_path:
         net.save(export_path)

@@ -312,3 +312,12 @@ def test_selfplay_rounds_replay_by_the_rules(tmp_path):
                 assert cost == row_bullheads(taken[k])
     again = config.play(3, 3)
     assert np.array_equal(again["outcome"], extra["outcome"][extra["round"] >= 3])
+
+
+def test_sharpened_targets():
+    from solver.learn.train import sharpen
+    target = np.array([[0.5, 0.25, 0.25, 0], [0, 0, 0, 0]], dtype=np.float32)
+    sharp = sharpen(target, 0.5)
+    assert sharp[0].tolist() == pytest.approx([2 / 3, 1 / 6, 1 / 6, 0])
+    assert not sharp[1].any()                       # a self-play decision stays without one
+    assert sharpen(target, 1.0) is target

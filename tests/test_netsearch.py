@@ -193,6 +193,7 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:value=exact", "value"),
                                         ("nsearch:depth=0", "depth"),
                                         ("nsearch:depth=11", "depth"),
+                                        ("nsearch:temperature=0", "temperature"),
                                         ("nsearch:rows=cheap", "rows")])
 def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):

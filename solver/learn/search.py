@@ -74,12 +74,15 @@ class NetSearchOptions:
     reward: Reward = Reward.OWN
     leaf: Leaf = Leaf.NET
     depth: int = HAND_SIZE     # Leaf.PLAYOUT: turns played out before the value head
+    temperature: float = 1.0   # of the others' cards drawn from the policy
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
             raise ConfigError(f"worlds must be 1..{MAX_WORLDS}, got {self.worlds}")
         if not 1 <= self.depth <= HAND_SIZE:
             raise ConfigError(f"depth must be 1..{HAND_SIZE}, got {self.depth}")
+        if not 0.01 <= self.temperature <= 100:
+            raise ConfigError(f"temperature must be 0.01..100, got {self.temperature}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
 
@@ -130,13 +133,15 @@ def others_views(view: PlayerView, parent: RawViews, worlds: Sequence[Hands]) ->
 
 
 def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng: Random,
-                 parent: Optional[RawViews] = None) -> List[Dict[int, int]]:
-    """Per world, each other seat's card, drawn from the network's policy on its view (one
-    batch for every seat of every world). `parent`: the seat's raw view, if made already."""
+                 parent: Optional[RawViews] = None, temperature: float = 1.0
+                 ) -> List[Dict[int, int]]:
+    """Per world, each other seat's card, drawn from the network's policy on its view at
+    `temperature` (below 1: nearer its most likely card; one batch for every seat of every
+    world). `parent`: the seat's raw view, if made already."""
     seats = [k for k in range(view.players) if k != view.seat]
     parent = raw_views([view]) if parent is None else parent
     logits, _ = net.forward(encode(others_views(view, parent, worlds)))
-    logits = logits.astype(np.float64)
+    logits = logits.astype(np.float64) / temperature
     p = np.exp(logits - logits.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
     u = np.random.default_rng(rng.getrandbits(63)).random(len(logits))
@@ -183,7 +188,7 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     hand = tuple(sorted(view.hand))
     worlds = sample_worlds(view, options.worlds, rng)
     parent = raw_views([view])
-    picks = others_cards(net, view, worlds, rng, parent)
+    picks = others_cards(net, view, worlds, rng, parent, options.temperature)
     n, seat = view.players, view.seat
     immediate = np.zeros((len(worlds), len(hand)))
     nexts = []

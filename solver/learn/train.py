@@ -36,12 +36,15 @@ class TrainConfig:
     weight_decay: float = 1e-5
     value_weight: float = 0.5
     seed: int = 0
+    target_temperature: float = 1.0     # the teacher's shares raised to 1/T, renormalized
+
 
     def check(self) -> None:
         if not (1 <= self.hidden <= 1024 and self.epochs >= 1 and self.batch >= 1
-                and self.lr > 0 and self.weight_decay >= 0 and self.value_weight >= 0):
+                and self.lr > 0 and self.weight_decay >= 0 and self.value_weight >= 0
+                and 0.01 <= self.target_temperature <= 100):
             raise ConfigError("hidden 1..1024, epochs and batch >= 1, lr > 0, weight decay"
-                              " and value weight >= 0")
+                              " and value weight >= 0, target temperature 0.01..100")
 
 
 def _torch():
@@ -103,6 +106,16 @@ def prepare(data: Union[str, Sequence[str]]) -> Dict[str, np.ndarray]:
             "round": source * (1 << 32) + extra["round"]}
 
 
+def sharpen(target: np.ndarray, temperature: float) -> np.ndarray:
+    """Each row's shares raised to 1 / temperature and renormalized (below 1: sharper; for
+    nsearch's softmax of its scores, the softmax at that temperature); rows of zeros stay."""
+    if temperature == 1.0:
+        return target
+    powered = np.power(target.astype(np.float64), 1.0 / temperature)
+    total = powered.sum(axis=1, keepdims=True)
+    return np.where(total > 0, powered / np.maximum(total, 1e-300), 0.0).astype(np.float32)
+
+
 def _losses(torch, net, batch):
     logits, value = net(batch["cards"], batch["mask"], batch["table"])
     logp = torch.log_softmax(logits, 1)
@@ -121,6 +134,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     torch.set_num_threads(1)
     torch.manual_seed(config.seed)
     data = prepare(data_folder)
+    data["target"] = sharpen(data["target"], config.target_temperature)
     tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in data.items()
                if k not in ("valid", "players", "round")}
     valid = np.flatnonzero(data["valid"])
