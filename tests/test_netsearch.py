@@ -3,6 +3,7 @@ the network. Legal play at every table, determinism, worlds consistent with the 
 the look-ahead's scores against the Python rules, and one-line spec errors."""
 import random
 
+import numpy as np
 import pytest
 
 from solver.core.player import Player, PlayerView
@@ -175,6 +176,19 @@ def test_playouts_to_the_end_by_the_rules():
     assert checked >= 2
 
 
+def test_prior_adds_the_policys_surprise():
+    """With a prior, each card's score grows by prior * -log(the policy's probability)."""
+    net = load_cached()
+    view = _views(GameConfig(players=4), 6)[2]
+    plain = card_scores(net, view, NetSearchOptions(4), random.Random(3))
+    with_prior = card_scores(net, view, NetSearchOptions(4, prior=2.0), random.Random(3))
+    logits, _ = net.policy([view])
+    z = logits[0, :len(view.hand)].astype(float)
+    p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    for j, card in enumerate(sorted(view.hand)):
+        assert with_prior[card] == pytest.approx(plain[card] - 2.0 * np.log(p[j]))
+
+
 def test_leaf_values_change_the_scores():
     """The value head and the playouts add the rest of the round: scores grow."""
     net = load_cached()
@@ -194,6 +208,7 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:depth=0", "depth"),
                                         ("nsearch:depth=11", "depth"),
                                         ("nsearch:temperature=0", "temperature"),
+                                        ("nsearch:prior=-1", "prior"),
                                         ("nsearch:rows=cheap", "rows")])
 def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):

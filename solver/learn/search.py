@@ -19,7 +19,9 @@ For a card decision with more than one card in hand:
    too, samples the network's policy on its own view (`Leaf.PLAYOUT`: all the playouts of a
    decision step by step, one batch per turn; slower, and it improves with more worlds
    where the value head's error does not);
-4. the card with the least mean score over the worlds is played (ties: the lower card).
+4. the card with the least mean score over the worlds is played (ties: the lower card);
+   with `prior` > 0 each card's score first grows by prior * -log(the policy's probability
+   of the card), so the search departs from the policy only where it sees a clear gain.
 
 The randomness (the worlds, the others' draws) comes from the `random.Random` given: the same
 seed gives the same card. In the 24-card 2-player game nothing is hidden, so every world holds
@@ -75,6 +77,7 @@ class NetSearchOptions:
     leaf: Leaf = Leaf.NET
     depth: int = HAND_SIZE     # Leaf.PLAYOUT: turns played out before the value head
     temperature: float = 1.0   # of the others' cards drawn from the policy
+    prior: float = 0.0         # bullheads per nat of -log(policy) added to a card's score
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
@@ -83,6 +86,8 @@ class NetSearchOptions:
             raise ConfigError(f"depth must be 1..{HAND_SIZE}, got {self.depth}")
         if not 0.01 <= self.temperature <= 100:
             raise ConfigError(f"temperature must be 0.01..100, got {self.temperature}")
+        if not 0 <= self.prior <= 100:
+            raise ConfigError(f"prior must be 0..100, got {self.prior}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
 
@@ -221,6 +226,11 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
         leaf = playouts(net, view, parent, rollouts, rng,
                         options.depth).reshape(immediate.shape)
     means = (immediate + leaf).mean(axis=0)
+    if options.prior > 0:
+        # the policy's own say: an unlikely card pays prior * -log(its probability)
+        logits, _ = net.forward(encode(parent))
+        z = logits[0, :len(hand)].astype(np.float64)
+        means -= options.prior * (z - z.max() - np.log(np.exp(z - z.max()).sum()))
     return {card: float(means[j]) for j, card in enumerate(hand)}
 
 

@@ -300,9 +300,9 @@ class NetSearchBot(NetBot):
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
-                 temperature: float = 1.0):
+                 temperature: float = 1.0, prior: float = 0.0):
         super().__init__(seed, weights, rows)
-        self.options = NetSearchOptions(worlds, reward, value, depth, temperature)
+        self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
@@ -342,7 +342,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
-                "depth": int, "temperature": float},
+                "depth": int, "temperature": float, "prior": float},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 
