@@ -9,12 +9,14 @@ its 95% interval. `--plot FILE.png` draws it (matplotlib, the `plots` extra).
 
     python -m benchmarks.bench_learning --run RUN [--epochs 1,2,5,10,20,30] [--players 4]
         [--base mcts:iterations=5000] [--rounds 200] [--jobs 2] [--plot curve.png]
+        [--reuse-base ROUNDS.json]
                                                              (from the repository root)
 """
 import argparse
 import multiprocessing
 import os
-from typing import List
+import json
+from typing import List, Optional
 
 from benchmarks._common import machine_line
 from benchmarks.bench_paired import paired_round, summary
@@ -23,9 +25,9 @@ from solver.play.bots import parse_bot_names
 
 
 def curve(run: str, epochs: List[int], players: int, base: str, rounds: int,
-          jobs: int) -> List[dict]:
-    """One summary line per epoch (its number in `epoch`)."""
-    known = None
+          jobs: int, known: Optional[List[int]] = None) -> List[dict]:
+    """One summary line per epoch (its number in `epoch`). `known`: the baseline's bullheads
+    in each round, from an earlier run (else played once here)."""
     lines = []
     with multiprocessing.Pool(jobs) as pool:
         for epoch in epochs:
@@ -70,6 +72,9 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--plot", default=None, metavar="FILE.png")
+    parser.add_argument("--reuse-base", default=None, metavar="FILE",
+                        help="a bench_paired --rounds-json with the same --players and --base:"
+                             " its baseline rounds are not played again")
     args = parser.parse_args(argv)
     try:
         epochs = [int(e) for e in args.epochs.split(",")]
@@ -82,8 +87,14 @@ def main(argv=None) -> None:
         parser.error(f"no weights for epochs {missing} in {args.run}")
     if args.rounds < 2 or args.jobs < 1:
         parser.error("--rounds must be at least 2 and --jobs at least 1")
+    known = None
+    if args.reuse_base:
+        with open(args.reuse_base) as inp:
+            known = [b for _, b in json.load(inp)]
+        if len(known) < args.rounds:
+            parser.error(f"--reuse-base has {len(known)} rounds, fewer than --rounds")
     print(machine_line())
-    lines = curve(args.run, epochs, args.players, args.base, args.rounds, args.jobs)
+    lines = curve(args.run, epochs, args.players, args.base, args.rounds, args.jobs, known)
     if args.plot:
         plot(lines, args.base, args.players, args.plot)
         print(f"plot written to {args.plot}")
