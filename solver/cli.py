@@ -457,7 +457,7 @@ def train():
     \b
     Examples:
       nimmt train generate --out runs/data --rounds 3000 --seed 1
-      nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v1.npz
+      nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v2.npz
     """
 
 

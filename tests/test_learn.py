@@ -1,6 +1,7 @@
 """The learned policy: the encoding of a seat's view, the numpy network and its shipped
 weights, the `net` bot, the training data and a tiny training run (with PyTorch if present)."""
 import json
+import os
 import random
 
 import numpy as np
@@ -11,7 +12,7 @@ from solver.core.rules import GameConfig
 from solver.errors import ConfigError
 from solver.learn.data import GenerateConfig, generate, load_chunks, play_rounds
 from solver.learn.features import CARD_FEATURES, TABLE_FEATURES, encode, raw_views
-from solver.learn.model import PolicyNet, load, load_cached, shapes
+from solver.learn.model import WEIGHTS_DIR, PolicyNet, load, load_cached, shapes
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import error_line, run
@@ -80,7 +81,10 @@ def test_shipped_weights_load():
     assert net.meta["feature_version"] == 1
     assert set(net.weights) == set(shapes(net.hidden))
     size = sum(w.size for w in net.weights.values())
-    assert 1_000 < size < 1_000_000                     # a few hundred KB at most
+    assert 1_000 < size < 1_000_000                     # under 4 MB of float32
+    older = load(os.path.join(WEIGHTS_DIR, "net-v1.npz"))  # kept: the earlier measurements
+    assert older.hidden == 128 and net.hidden == 256
+    assert make_bot("net:weights=net-v1.npz").net.hidden == 128      # by its bare name
 
 
 def test_bad_weights_are_refused(tmp_path):

@@ -26,7 +26,7 @@ from ..core.player import PlayerView
 from .features import CARD_FEATURES, FEATURE_VERSION, TABLE_FEATURES, Encoded, encode, raw_views
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(__file__), "weights")
-DEFAULT_WEIGHTS = "net-v1.npz"
+DEFAULT_WEIGHTS = "net-v2.npz"
 PARAMETERS = ("card_in", "table_in", "b1", "card_mid", "b2", "ctx_w", "ctx_b", "pol_card",
               "pol_ctx", "pol_b", "pol_out", "pol_out_b", "val_w", "val_b", "val_out",
               "val_out_b")
@@ -112,8 +112,12 @@ _LOADED: Dict[str, PolicyNet] = {}
 
 
 def load_cached(path: Optional[str] = None) -> PolicyNet:
-    """The weights at `path` (default: the shipped ones), read once per process."""
-    path = path or os.path.join(WEIGHTS_DIR, DEFAULT_WEIGHTS)
+    """The weights at `path` (default: the shipped ones; a bare name such as `net-v1.npz`
+    that is not a file here: the shipped file of that name), read once per process."""
+    path = path or DEFAULT_WEIGHTS
+    shipped = os.path.join(WEIGHTS_DIR, path)
+    if not os.path.exists(path) and os.path.basename(path) == path and os.path.exists(shipped):
+        path = shipped
     if path not in _LOADED:
         _LOADED[path] = load(path)
     return _LOADED[path]

@@ -294,13 +294,15 @@ class NetBot(GreedyBot):
 
 class NetSearchBot(NetBot):
     """One ply of expectimax over sampled worlds with the network (solver/learn/search.py):
-    the card with the least mean bullheads this turn plus the value of the state after it.
-    A too-low card's row: as for `net` (`rows=greedy|value`)."""
+    the card with the least mean bullheads this turn plus the value of the state after it,
+    plus `prior` (default 2) bullheads per nat of the policy's surprise at the card (with
+    the net-v2 weights the search alone does worse than the policy: measured in
+    docs/search-player.md). A too-low card's row: as for `net` (`rows=greedy|value`)."""
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
-                 temperature: float = 1.0, prior: float = 0.0):
+                 temperature: float = 1.0, prior: float = 2.0):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
