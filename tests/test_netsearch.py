@@ -189,6 +189,21 @@ def test_prior_adds_the_policys_surprise():
         assert with_prior[card] == pytest.approx(plain[card] - 2.0 * np.log(p[j]))
 
 
+def test_the_others_model_may_be_another_network():
+    """`others=FILE`: the others' cards come from that network's policy (the same draws as
+    with it as the only network), the values from the bot's own."""
+    from solver.learn.model import load_cached as cached
+    view = _views(GameConfig(players=4), 6)[3]
+    mine, theirs = cached(), cached("net-v1.npz")
+    options = NetSearchOptions(4, leaf="zero", prior=0)
+    assert card_scores(mine, view, options, random.Random(1), theirs) == \
+        card_scores(theirs, view, options, random.Random(1))
+    bot = make_bot("nsearch:others=net-v1.npz:worlds=2", seed=1)
+    assert bot.others_net is theirs and bot.net is mine
+    with pytest.raises(ConfigError, match="weights"):
+        make_bot("nsearch:others=/nowhere.npz")
+
+
 def test_leaf_values_change_the_scores():
     """The value head and the playouts add the rest of the round: scores grow."""
     net = load_cached()

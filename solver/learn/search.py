@@ -188,12 +188,13 @@ def next_views(view: PlayerView, parent: RawViews, turns: Sequence[Tuple[int, Se
 
 
 def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
-                rng: Random) -> Dict[int, float]:
-    """Each card of the hand's mean score over the sampled worlds (lower is better)."""
+                rng: Random, others_net: Optional[PolicyNet] = None) -> Dict[int, float]:
+    """Each card of the hand's mean score over the sampled worlds (lower is better).
+    `others_net`: the network whose policy draws the others' cards (default `net`)."""
     hand = tuple(sorted(view.hand))
     worlds = sample_worlds(view, options.worlds, rng)
     parent = raw_views([view])
-    picks = others_cards(net, view, worlds, rng, parent, options.temperature)
+    picks = others_cards(others_net or net, view, worlds, rng, parent, options.temperature)
     n, seat = view.players, view.seat
     immediate = np.zeros((len(worlds), len(hand)))
     nexts = []

@@ -302,9 +302,11 @@ class NetSearchBot(NetBot):
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
-                 temperature: float = 1.0, prior: float = 2.0):
+                 temperature: float = 1.0, prior: float = 2.0, others: str = ""):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior)
+        # the others' model: another network's policy (a file, or a shipped name)
+        self.others_net = load_cached(others) if others else None
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
@@ -313,7 +315,7 @@ class NetSearchBot(NetBot):
     def choose_card(self, view: PlayerView) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
-        scores = card_scores(self.net, view, self.options, self.rng)
+        scores = card_scores(self.net, view, self.options, self.rng, self.others_net)
         self.last = (view.seat, scores)
         return best_scored(scores)
 
@@ -344,7 +346,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
-                "depth": int, "temperature": float, "prior": float},
+                "depth": int, "temperature": float, "prior": float, "others": str},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 
