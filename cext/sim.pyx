@@ -564,20 +564,40 @@ def row_values(Determinizer det, cards, int chooser, long long iterations, seed=
 
 
 # the careful-opponent model ------------------------------------------------------------------
+cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponents,
+                      int samples, uint64_t* rng) noexcept nogil:
+    """`card`'s mean bullheads this turn on the rows `start` against `opponents` cards drawn
+    `samples` times from pool[0..n-1] (reordered in place), a too-low card taking the
+    cheapest row."""
+    cdef Row table[N_ROWS]
+    cdef int played[MAX_PLAYERS]
+    cdef int choices[MAX_PLAYERS]
+    cdef int taken[MAX_PLAYERS]
+    cdef int k, t
+    cdef double total = 0.0
+    for t in range(samples):
+        shuffle_prefix(pool, n, opponents, rng)
+        played[0] = card
+        for k in range(opponents):
+            played[k + 1] = pool[k]
+        for k in range(opponents + 1):
+            choices[k] = CHEAPEST
+            taken[k] = 0
+        memcpy(table, start, N_ROWS * sizeof(Row))
+        resolve_turn(table, played, choices, opponents + 1, taken)
+        total += taken[0]
+    return total / samples
+
+
 def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
     """{card: mean bullheads it takes this turn} for each of `cards`, played against
     `opponents` cards drawn at random (distinct, never the card itself) from `others`, each
     draw resolved by the rules (a too-low card takes the cheapest row): what `sampler`
     measures, for every card a hidden hand may hold. Deterministic for a seed."""
     cdef Row start[N_ROWS]
-    cdef Row table[N_ROWS]
-    cdef int played[MAX_PLAYERS]
-    cdef int choices[MAX_PLAYERS]
-    cdef int taken[MAX_PLAYERS]
     cdef int pool[MAX_CARD]
-    cdef int n, k, t, card
+    cdef int n, card
     cdef uint64_t rng = <uint64_t>(int(seed) & SEED_MASK)
-    cdef double total
     if not 1 <= opponents < MAX_PLAYERS or samples < 1:
         raise ValueError(f"1..{MAX_PLAYERS - 1} opponents and 1+ samples needed")
     if len(others) > MAX_CARD:          # they are copied into `pool`, MAX_CARD long
@@ -592,19 +612,7 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
                 n += 1
         if n < opponents:
             raise ValueError(f"{opponents} opponents need {opponents} other cards, got {n}")
-        total = 0.0
-        for t in range(samples):
-            shuffle_prefix(pool, n, opponents, &rng)
-            played[0] = card
-            for k in range(opponents):
-                played[k + 1] = pool[k]
-            for k in range(opponents + 1):
-                choices[k] = CHEAPEST
-                taken[k] = 0
-            memcpy(table, start, sizeof(table))
-            resolve_turn(table, played, choices, opponents + 1, taken)
-            total += taken[0]
-        costs[card] = total / samples
+        costs[card] = mean_cost(start, card, pool, n, opponents, samples, &rng)
     return costs
 
 
@@ -613,14 +621,9 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                       int samples, float[:, ::1] out) noexcept nogil:
     """`immediate_costs` of every view of a batch (seed 0 each), into out[b, slot]."""
     cdef Row start[N_ROWS]
-    cdef Row table[N_ROWS]
-    cdef int played[MAX_PLAYERS]
-    cdef int choices[MAX_PLAYERS]
-    cdef int taken[MAX_PLAYERS]
     cdef int pool[MAX_CARD + 1]
-    cdef int b, r, i, slot, n, opponents, k, t, card
+    cdef int b, r, i, slot, n, opponents, k, card
     cdef uint64_t rng
-    cdef double total
     for b in range(hands.shape[0]):
         opponents = players[b] - 1
         n = 0
@@ -647,19 +650,7 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                 if unseen[b, k] and k != card:
                     pool[n] = k
                     n += 1
-            total = 0.0
-            for t in range(samples):
-                shuffle_prefix(pool, n, opponents, &rng)
-                played[0] = card
-                for k in range(opponents):
-                    played[k + 1] = pool[k]
-                for k in range(opponents + 1):
-                    choices[k] = CHEAPEST
-                    taken[k] = 0
-                memcpy(table, start, sizeof(table))
-                resolve_turn(table, played, choices, opponents + 1, taken)
-                total += taken[0]
-            out[b, slot] = <float>(total / samples)
+            out[b, slot] = <float>mean_cost(start, card, pool, n, opponents, samples, &rng)
 
 
 def sampled_costs(rows, hands, unseen, players, int samples):

@@ -461,6 +461,20 @@ def train():
     """
 
 
+def _generate(config, out: str) -> None:
+    """Write a generation's missing chunks to `out`, with a progress bar on stderr."""
+    from .learn.data import generate
+
+    config.check()
+    progress = GamesProgress((config.rounds + config.chunk_rounds - 1) // config.chunk_rounds,
+                             "chunks")
+    try:
+        written = generate(config, out, progress=lambda done, _total: progress(done))
+    finally:
+        progress.close()
+    click.echo(f"{written} chunks written to {out}")
+
+
 @train.command("generate")
 @click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
               " already there are kept, so a stopped run resumes).")
@@ -483,19 +497,13 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, othe
     """Play rounds with the teacher in every seat; save every card decision (the view, the
     teacher's distribution over the hand, the bullheads each seat takes to the end of the
     round). A progress bar goes to stderr."""
-    from .learn.data import GenerateConfig, generate
+    from .learn.data import GenerateConfig
 
     config = GenerateConfig(teacher, rounds, chunk, seed,
                             tuple(_numbers(players_text, int, "--players")),
                             tuple(_numbers(weights_text, float, "--weights")),
                             tuple(o for o in others_text.split(",") if o), others_share)
-    config.check()
-    progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
-    try:
-        written = generate(config, out, progress=lambda done, _total: progress(done))
-    finally:
-        progress.close()
-    click.echo(f"{written} chunks written to {out}")
+    _generate(config, out)
 
 
 @train.command("selfplay")
@@ -517,19 +525,12 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
     """Play rounds with the network's policy in every seat, many at once, and save every card
     decision with the bullheads each seat takes to the end of the round, for the value head
     (no policy target). Much faster than a search teacher. A progress bar goes to stderr."""
-    from .learn.data import generate
     from .learn.selfplay import SelfPlayConfig
 
     config = SelfPlayConfig(network, temperature, rounds, chunk, seed,
                             tuple(_numbers(players_text, int, "--players")),
                             tuple(_numbers(weights_text, float, "--weights")))
-    config.check()
-    progress = GamesProgress((rounds + chunk - 1) // chunk, "chunks")
-    try:
-        written = generate(config, out, progress=lambda done, _total: progress(done))
-    finally:
-        progress.close()
-    click.echo(f"{written} chunks written to {out}")
+    _generate(config, out)
 
 
 @train.command("fit")

@@ -30,6 +30,17 @@ SCORE_TEMPERATURE = 1.0       # bullheads: how sharply nsearch's scores become a
 CONFIG_NAME = "config.json"
 
 
+def check_rounds(rounds: int, chunk_rounds: int, players: Tuple[int, ...],
+                 weights: Tuple[float, ...]) -> None:
+    """The settings every generation shares: counts, seat counts and their weights."""
+    if rounds < 1 or chunk_rounds < 1:
+        raise ConfigError("rounds and chunk size must be at least 1")
+    if not players or any(not 2 <= p <= MAX_SEATS for p in players):
+        raise ConfigError("players must be seat counts 2..10")
+    if len(weights) != len(players) or any(w < 0 for w in weights) or sum(weights) <= 0:
+        raise ConfigError("one weight >= 0 per seat count, not all 0")
+
+
 @dataclass(frozen=True)
 class GenerateConfig:
     """What to generate: `rounds` rounds of `teacher` (a bot spec) in every seat, the seat
@@ -52,13 +63,7 @@ class GenerateConfig:
             parse_bot_spec(spec)
         if not 0.0 <= self.others_share < 1.0 or (self.others_share > 0 and not self.others):
             raise ConfigError("others' share must be in [0, 1), and needs other bots")
-        if self.rounds < 1 or self.chunk_rounds < 1:
-            raise ConfigError("rounds and chunk size must be at least 1")
-        if not self.players or any(not 2 <= p <= MAX_SEATS for p in self.players):
-            raise ConfigError("players must be seat counts 2..10")
-        if len(self.weights) != len(self.players) or any(w < 0 for w in self.weights) \
-                or sum(self.weights) <= 0:
-            raise ConfigError("one weight >= 0 per seat count, not all 0")
+        check_rounds(self.rounds, self.chunk_rounds, self.players, self.weights)
 
     def settings(self) -> Dict:
         """What a folder's chunks depend on (the settings at their defaults left out, so a

@@ -21,7 +21,8 @@ import numpy as np
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..play.runner import deal
-from .features import CARDS, MAX_SEATS, RawViews, encode
+from .data import check_rounds
+from .features import CARDS, RawViews, encode
 from .lockstep import Tables, sample_slots
 from .model import load_cached
 
@@ -42,13 +43,7 @@ class SelfPlayConfig:
         load_cached(self.network or None)
         if not 0.01 <= self.temperature <= 100:
             raise ConfigError("temperature must be 0.01..100")
-        if self.rounds < 1 or self.chunk_rounds < 1:
-            raise ConfigError("rounds and chunk size must be at least 1")
-        if not self.players or any(not 2 <= p <= MAX_SEATS for p in self.players):
-            raise ConfigError("players must be seat counts 2..10")
-        if len(self.shares) != len(self.players) or any(w < 0 for w in self.shares) \
-                or sum(self.shares) <= 0:
-            raise ConfigError("one weight >= 0 per seat count, not all 0")
+        check_rounds(self.rounds, self.chunk_rounds, self.players, self.shares)
 
     def settings(self) -> Dict:
         settings = asdict(self)
