@@ -63,7 +63,17 @@ class RawViews:
                            for k in parts[0].arrays()})
 
 
-def _relative(values: Sequence[int], seat: int) -> np.ndarray:
+def rows_array(tables: Sequence[Sequence[Sequence[int]]]) -> np.ndarray:
+    """[P, 4, 5] int8: the rows of each table as they lie, 0 after each row's end."""
+    out = np.zeros((len(tables), ROWS, ROW_LIMIT), dtype=np.int8)
+    for i, lying in enumerate(tables):
+        for r, row in enumerate(lying):
+            out[i, r, :len(row)] = row
+    return out
+
+
+def seat_relative(values: Sequence[int], seat: int) -> np.ndarray:
+    """[10]: per-seat `values` as `seat` sees them (itself first, then in turn, 0 after)."""
     n = len(values)
     out = np.zeros(MAX_SEATS, dtype=np.int16)
     out[:n] = [values[(seat + i) % n] for i in range(n)]
@@ -93,8 +103,8 @@ def raw_views(views: Sequence[PlayerView]) -> RawViews:
             seen[i, list(played)] = True
         if v.revealed:
             seen[i, list(v.revealed)] = True
-        penalties[i] = _relative(v.penalties, v.seat)
-        scores[i] = _relative(v.scores, v.seat) if v.scores else 0
+        penalties[i] = seat_relative(v.penalties, v.seat)
+        scores[i] = seat_relative(v.scores, v.seat) if v.scores else 0
     return RawViews(players, deck, turn, hand, rows, seen, penalties, scores)
 
 

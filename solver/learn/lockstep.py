@@ -8,13 +8,13 @@ each hand (hands are kept sorted) in every round by the C rules, a too-low card 
 cheapest row, and returns the bullheads each seat took. `nsearch`'s playouts and the
 self-play games (`selfplay.py`) both advance their rounds with it.
 """
-from typing import List, Sequence
+from typing import List
 
 import numpy as np
 
 from .._rules import c_play_turn
-from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS
-from .features import CARDS, MAX_SEATS, RawViews
+from ..core.rules import HAND_SIZE
+from .features import MAX_SEATS, RawViews, rows_array
 
 EMPTY = 127          # a sorting key above every card, for the empty slots of a hand
 
@@ -52,10 +52,7 @@ class Tables:
     def views(self) -> RawViews:
         """Every seat's raw view of every round (P * n, round by round)."""
         n, b = self.players, self.count * self.players
-        table = np.zeros((self.count, ROWS, ROW_LIMIT), dtype=np.int8)
-        for i, lying in enumerate(self.rows):
-            for r, row in enumerate(lying):
-                table[i, r, :len(row)] = row
+        table = rows_array(self.rows)
         return RawViews(np.full(b, n, dtype=np.int8), np.full(b, self.deck, dtype=np.int8),
                         np.full(b, self.turn, dtype=np.int8),
                         self.hands.reshape(b, HAND_SIZE).copy(),
@@ -82,17 +79,11 @@ class Tables:
 
 def sample_slots(logits: np.ndarray, size: int, gen: np.random.Generator,
                  temperature: float = 1.0) -> np.ndarray:
-    """[B] slots drawn from the softmax of each row's first `size` logits / temperature."""
+    """[B] slots drawn from the softmax of each row's first `size` logits / temperature:
+    the first slot whose cumulative share passes a uniform draw (clipped: rounding at the
+    top)."""
     z = logits[:, :size].astype(np.float64) / temperature
     p = np.exp(z - z.max(axis=1, keepdims=True))
-    cumulative = np.cumsum(p, axis=1)
-    u = gen.random(len(z)) * cumulative[:, -1]
-    return np.minimum((cumulative < u[:, None]).sum(axis=1), size - 1)
-
-
-def seen_mask(rows_and_played: Sequence[Sequence[int]]) -> np.ndarray:
-    """[105] bool: the cards given (start rows, cards played)."""
-    out = np.zeros(CARDS, dtype=bool)
-    for cards in rows_and_played:
-        out[list(cards)] = True
-    return out
+    p /= p.sum(axis=1, keepdims=True)
+    u = gen.random(len(z))
+    return np.minimum((np.cumsum(p, axis=1) < u[:, None]).sum(axis=1), size - 1)

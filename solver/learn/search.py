@@ -39,7 +39,7 @@ from .._sim import finish_round
 from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE
 from ..errors import ConfigError, quote
-from .features import MAX_SEATS, RawViews, encode, raw_views
+from .features import RawViews, encode, raw_views, rows_array, seat_relative
 from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
@@ -110,10 +110,7 @@ def sample_worlds(view: PlayerView, worlds: int, rng: Random) -> List[Hands]:
 
 def _relative_rows(values: Sequence[int], players: int) -> np.ndarray:
     """[players, 10]: row k is `values` seen from seat k (that seat first, then in turn)."""
-    out = np.zeros((players, MAX_SEATS), dtype=np.int16)
-    for k in range(players):
-        out[k, :players] = [values[(k + i) % players] for i in range(players)]
-    return out
+    return np.array([seat_relative(values, k) for k in range(players)])
 
 
 def _repeat(raw: RawViews, count: int) -> dict:
@@ -146,12 +143,8 @@ def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng:
     seats = [k for k in range(view.players) if k != view.seat]
     parent = raw_views([view]) if parent is None else parent
     logits, _ = net.forward(encode(others_views(view, parent, worlds)))
-    logits = logits.astype(np.float64) / temperature
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    p /= p.sum(axis=1, keepdims=True)
-    u = np.random.default_rng(rng.getrandbits(63)).random(len(logits))
-    # the first slot whose cumulative share passes u (clipped: rounding at the top)
-    index = np.minimum((np.cumsum(p, axis=1) < u[:, None]).sum(axis=1), len(view.hand) - 1)
+    index = sample_slots(logits, len(view.hand), np.random.default_rng(rng.getrandbits(63)),
+                         temperature)
     out, i = [], 0
     for hands in worlds:
         picks = {}
@@ -180,10 +173,7 @@ def next_views(view: PlayerView, parent: RawViews, turns: Sequence[Tuple[int, Se
     order = [(seat + i) % n for i in range(n)]
     taken = np.array([t for _, _, t, _ in turns], dtype=np.int16)[:, order]
     a["penalties"][:, :n] += taken
-    a["rows"][:] = 0
-    for i, (_, _, _, rows) in enumerate(turns):
-        for r, row in enumerate(rows):
-            a["rows"][i, r, :len(row)] = row
+    a["rows"] = rows_array([rows for _, _, _, rows in turns])
     return RawViews(**a)
 
 
