@@ -130,10 +130,10 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     `report(line)` after each epoch with its losses and the validation's agreement with
     the teacher's most likely card."""
     config.check()
+    data = prepare(data_folder)           # the data's problems first, PyTorch or not
     torch = _torch()
     torch.set_num_threads(1)
     torch.manual_seed(config.seed)
-    data = prepare(data_folder)
     data["target"] = sharpen(data["target"], config.target_temperature)
     tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in data.items()
                if k not in ("valid", "players", "round")}
