@@ -18,8 +18,8 @@ positions built from a seed by tests/positions_gen.py (deck 24, 2 players, both 
   main thread's nodes (median), whose ratio to one thread's nodes says how the work was
   split, less sensitive to other work on the machine than the seconds.
 - ablations on the 6- and 7-card positions: the same search without pruning (plain backward
-  induction with the table), without canonical keys, and with both off; ratios against the
-  full search of the same run.
+  induction with the table), without canonical keys, with both off, and without the
+  opening-card model; ratios against the full search of the same run.
 - node matrix games: `solver._matgame.solve_matrix` against SciPy's HiGHS
   (`linprog(method="highs")`, one LP for the value and the row player's strategy) on the same
   matrices: the root matrices of the 6- and 7-card positions and random integer matrices.
@@ -80,6 +80,7 @@ ABLATIONS = {
     "no pruning": {"no_pruning": True},
     "no canonical keys": {"no_canonical": True},
     "both off": {"no_pruning": True, "no_canonical": True},
+    "no opening-card model": {"first_card": False},
 }
 BACKWARD_INDUCTION = "both off"           # the issue's "plain backward induction"
 PROOF_SIZES = (6, 7, 8)                   # proof obligations: a few minutes at 8 cards

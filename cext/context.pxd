@@ -25,6 +25,7 @@ from state cimport MAX_HAND, MAX_RANKS, State
 from table cimport Table
 from lastturns cimport EndgameCache
 from ordering cimport Killers
+from firstcard cimport FirstCardModel
 from clock cimport Limits, limit_hit
 from handoff cimport Handoff, atomic_load
 from node cimport Node
@@ -65,6 +66,7 @@ cdef struct Shared:
     int no_canonical           # ablation: key on the exact state (no relabelling, no swap)
     int threads                # the main thread and its pool's helpers
     Limits limits
+    FirstCardModel first_card  # the opening cards of new nodes (top = 0: none)
 
 cdef struct Replies:
     # the replies outside a node's restricted game to test, in move order, and what came

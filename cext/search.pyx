@@ -48,6 +48,8 @@ from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFI
 from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
                       claim, post, next_job, finish, wait_done, release, tell_quit)
 from matgame cimport solve_game
+from firstcard cimport (first_card, hand_features, estimate_features, FC_ESTIMATE, FC_FEATURES,
+                        FC_INPUTS, FC_HIDDEN)
 
 cdef extern from "<pthread.h>" nogil:
     ctypedef unsigned long pthread_t
@@ -627,6 +629,11 @@ cdef inline double restricted_game(Worker* c, Node* nd, uint32_t rows, uint32_t 
     return v
 
 
+cdef inline int estimate_depth(int k) noexcept nogil:
+    """Turns the estimate looks ahead at a node of k cards."""
+    return 2 if k >= GUESS_DEEPER else 1
+
+
 cdef void estimate_matrix(const int* bulls, const State* s, int k, int depth,
                           double* m) noexcept nogil:
     """A cheap estimate of a node's matrix (k x k into m): this turn's penalties plus the
@@ -657,24 +664,37 @@ cdef double guess_value(const int* bulls, const State* s, int k, int depth) noex
     return solve_game(m, k, k, k, x, y)
 
 
-cdef void order_moves(const Worker* c, Node* nd, int* i0, int* j0) noexcept nogil:
+cdef void order_moves(const Worker* c, Node* nd, int* i0, int* j0, double* g, double* x,
+                      double* y) noexcept nogil:
     """Opening cards of the restricted game (unless the table gave them) and the order in
     which the opponents' replies are tested: the estimate's equilibrium first, then the
-    replies that look most dangerous against it. Below GUESS_FROM cards, in rank order."""
-    cdef double g[MAX_HAND * MAX_HAND]
-    cdef double x[MAX_HAND]
-    cdef double y[MAX_HAND]
+    replies that look most dangerous against it (the estimate into g, x, y). Below
+    GUESS_FROM cards, in rank order (g, x, y untouched)."""
     cdef int k = nd.k
     if k < GUESS_FROM:
         rank_order(nd)
         i0[0] = 0
         j0[0] = 0
         return
-    estimate_matrix(c.shared.bulls, nd.s, k, 2 if k >= GUESS_DEEPER else 1, g)
+    estimate_matrix(c.shared.bulls, nd.s, k, estimate_depth(k), g)
     solve_game(g, k, k, k, x, y)
     i0[0] = strongest(x, k)
     j0[0] = strongest(y, k)
     order_by_estimate(nd, g, x, y)
+
+
+cdef int model_card(const Shared* shared, const State* s, const int* mine, const int* other,
+                    int k, const double* g, const double* x, const double* y,
+                    int player, double f[][FC_FEATURES]) noexcept nogil:
+    """`player`'s opening card (index in `mine`) by the opening-card model (firstcard.pxd),
+    its features into f; the estimate (g, x, y, as order_moves leaves it) among them from
+    GUESS_FROM cards."""
+    cdef double scores[MAX_HAND]
+    cdef double est[MAX_HAND * FC_ESTIMATE]
+    if k >= GUESS_FROM:
+        estimate_features(g, x, y, k, player, est)
+    hand_features(shared.bulls, s, mine, other, k, est if k >= GUESS_FROM else NULL, f)
+    return first_card(&shared.first_card, f, k, scores)
 
 
 cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double beta,
@@ -687,6 +707,10 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     cdef double y_lo[MAX_HAND]       # player 2's strategy in the game on the lower bounds
     cdef double x_hi[MAX_HAND]       # player 1's in the game on the upper bounds
     cdef double margin = STEP5_MARGIN
+    cdef double est_g[MAX_HAND * MAX_HAND]   # the estimate (from GUESS_FROM cards)
+    cdef double est_x[MAX_HAND]
+    cdef double est_y[MAX_HAND]
+    cdef double features[MAX_HAND][FC_FEATURES]
     cdef int i, j, i0, j0, found, cols_first = 0
     cdef uint32_t rows_in = 0, cols_in = 0
     cdef bint changed, solved_once = False
@@ -730,14 +754,19 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
             nd.hi[i][j] = reach
             nd.seen[i][j] = 0
     c.stats.children_total += k * k
-    order_moves(c, &nd, &i0, &j0)
+    order_moves(c, &nd, &i0, &j0, est_g, est_x, est_y)
     if rows_in == 0:
-        # a new node: start from the killers, else from the estimate's equilibrium cards
-        for i in range(k):
-            if nd.p[i] == c.killers.proved[k][0]:
-                i0 = i
-            if nd.q[i] == c.killers.proved[k][1]:
-                j0 = i
+        # a new node: from the opening-card model where it applies, else the killers, else
+        # the estimate's equilibrium cards
+        if c.shared.first_card.top and c.shared.first_card.low <= k <= c.shared.first_card.high:
+            i0 = model_card(c.shared, s, nd.p, nd.q, k, est_g, est_x, est_y, 0, features)
+            j0 = model_card(c.shared, s, nd.q, nd.p, k, est_g, est_x, est_y, 1, features)
+        else:
+            for i in range(k):
+                if nd.p[i] == c.killers.proved[k][0]:
+                    i0 = i
+                if nd.q[i] == c.killers.proved[k][1]:
+                    j0 = i
         rows_in = <uint32_t>1 << i0
         cols_in = <uint32_t>1 << j0
 
@@ -970,6 +999,38 @@ cdef class ExactSearch:
         self.shared.no_pruning = no_pruning
         self.shared.no_canonical = no_canonical
 
+    def set_first_card(self, w1, b1, w2, int low, int high=MAX_HAND):
+        """The opening-card model (solver/exact/firstcard.py): float64 arrays, per hand size
+        k, w1[k] (FC_INPUTS x FC_HIDDEN), b1[k] and w2[k] (FC_HIDDEN), used at new nodes of
+        `low` cards and more (nodes beyond the last k use its weights); w1 None: no model."""
+        cdef const double[:, :, ::1] a
+        cdef const double[:, ::1] b, c
+        cdef int k, d, u
+        if w1 is None:
+            self.shared.first_card.top = 0
+            return
+        a, b, c = w1, b1, w2
+        top = a.shape[0] - 1
+        if (not 1 <= top <= MAX_HAND or a.shape[1] != FC_INPUTS or a.shape[2] != FC_HIDDEN
+                or b.shape[0] != top + 1 or c.shape[0] != top + 1
+                or b.shape[1] != FC_HIDDEN or c.shape[1] != FC_HIDDEN):
+            raise ValueError(f"weights for 0..k <= {MAX_HAND} cards expected: w1[k]"
+                             f" {FC_INPUTS} x {FC_HIDDEN}, b1[k] and w2[k] {FC_HIDDEN}")
+        for k in range(top + 1):
+            for u in range(FC_HIDDEN):
+                self.shared.first_card.b1[k][u] = b[k, u]
+                self.shared.first_card.w2[k][u] = c[k, u]
+                for d in range(FC_INPUTS):
+                    self.shared.first_card.w1[k][d][u] = a[k, d, u]
+        self.shared.first_card.low = low
+        self.shared.first_card.high = high
+        self.shared.first_card.top = top
+
+    @staticmethod
+    def first_card_shape():
+        """(features a card, inputs, hidden units) of the opening-card model."""
+        return FC_FEATURES, FC_INPUTS, FC_HIDDEN
+
     def request_stop(self):
         """Ask a running search (in another thread) to stop at the next node."""
         self.shared.limits.stop_requested = 1
@@ -1099,6 +1160,41 @@ cdef class ExactSearch:
                           [[report.lo[i][j] for j in range(k)] for i in range(k)],
                           [[report.hi[i][j] for j in range(k)] for i in range(k)],
                           report.lower, report.upper)
+
+    def first_card_features(self, hand1, hand2, rows, int player):
+        """The opening-card model's features of each card of `player`'s hand, as a new node
+        of this state computes them (training, tests)."""
+        cdef double f[MAX_HAND][FC_FEATURES]
+        cdef int k = self.model_card_of(hand1, hand2, rows, player, f)
+        return [[f[i][d] for d in range(FC_FEATURES)] for i in range(k)]
+
+    def first_card_scores(self, hand1, hand2, rows, int player):
+        """The opening-card model's score of each card of `player`'s hand (tests)."""
+        cdef double f[MAX_HAND][FC_FEATURES]
+        cdef double scores[MAX_HAND]
+        cdef int k = self.model_card_of(hand1, hand2, rows, player, f)
+        first_card(&self.shared.first_card, f, k, scores)
+        return [scores[i] for i in range(k)]
+
+    cdef int model_card_of(self, hand1, hand2, rows, int player, double f[][FC_FEATURES]):
+        """The features of `player`'s cards in the state into f (the estimate's as a node
+        computes it); returns the hand size."""
+        cdef State s = make_state(hand1, hand2, rows)
+        cdef int p[MAX_HAND]
+        cdef int q[MAX_HAND]
+        cdef double g[MAX_HAND * MAX_HAND]
+        cdef double x[MAX_HAND]
+        cdef double y[MAX_HAND]
+        cdef int k = hand_cards(s.hand[0], p)
+        hand_cards(s.hand[1], q)
+        if k >= GUESS_FROM:
+            estimate_matrix(self.shared.bulls, &s, k, estimate_depth(k), g)
+            solve_game(g, k, k, k, x, y)
+        if player == 0:
+            model_card(&self.shared, &s, p, q, k, g, x, y, 0, f)
+        else:
+            model_card(&self.shared, &s, q, p, k, g, x, y, 1, f)
+        return k
 
     def entry_value(self, hand1, hand2, rows, int a, int b):
         """Exact value of the joint move (rank a, rank b), row choices optimal."""

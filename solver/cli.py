@@ -533,6 +533,46 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
     _generate(config, out)
 
 
+@train.command("first-card")
+@click.option("--data", required=True, help="Folder of the examples (made if missing;"
+              " chunks already there are kept, so a stopped run resumes).")
+@click.option("--out", required=True, help="Write the weights (.npz) here.")
+@click.option("--positions", "positions_text", default="20000,12000,3000", show_default=True,
+              help="Positions of 5, 6 and 7 cards a hand, comma-separated.")
+@click.option("--epochs", type=click.IntRange(1, 10000), default=60, show_default=True)
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Processes solving positions.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def train_first_card(data, out, positions_text, epochs, jobs, seed):
+    """Train the exact search's opening-card model: seeded positions of 5, 6 and 7 cards a
+    hand solved exactly, each card's features and margin (its worst entry) kept, one small
+    network per hand size fitted to pick the card of the largest margin (numpy only). The
+    shipped weights are solver/exact/weights/first-card-v1.npz. Progress on stderr."""
+    from .exact.firstcard import LEVELS
+    from .exact.firstcard_train import train as train_model
+
+    counts = _numbers(positions_text, int, "--positions")
+    if len(counts) != len(LEVELS) or min(counts) < 10 or max(counts) > MAX_GAMES:
+        raise errors.ConfigError(f"--positions must be {len(LEVELS)} counts in 10..{MAX_GAMES},"
+                                 f" got {errors.quote(positions_text)}")
+    bars = {}
+
+    def progress(cards, done, total):
+        if cards not in bars:
+            for bar in bars.values():
+                bar.close()
+            bars[cards] = GamesProgress(total, f"chunks of {cards}-card positions")
+        bars[cards](done)
+
+    try:
+        train_model(data, out, dict(zip(LEVELS, counts)), seed, jobs, epochs,
+                    report=click.echo, progress=progress)
+    finally:
+        for bar in bars.values():
+            bar.close()
+    click.echo(f"weights written to {out}")
+
+
 @train.command("fit")
 @click.option("--data", required=True, multiple=True,
               help="Folder of the chunks (nimmt train generate); repeat to train on several.")

@@ -8,7 +8,7 @@ search under a `Limit` with progress, and explains the result as a `Solution`.
 """
 import threading
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -19,6 +19,7 @@ from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
 from ..limits import Limit, max_threads
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
+from .firstcard import FirstCardModel, default_model
 from .solution import LOSS_TOLERANCE, Line, RowChoice, SearchStats, Solution, no_noise
 
 # Default sizes by cards per hand. A solve's table and 2-card cache are fresh memory, whose
@@ -67,11 +68,14 @@ class Engine:
     `tt_mb`: the table's size in MB (default by hand size); `threads`: 1 up to the machine's
     cores: the main thread and a pool of helper threads that share the work of big nodes
     (node counts then vary with timing).
+    `first_card`: the opening-card model of new nodes (True: the shipped one; False: none,
+    the killers and the estimate open every node; or a FirstCardModel).
     `no_pruning` and `no_canonical` switch ideas off, for the benchmarks' ablations.
     """
 
     def __init__(self, root: Position, tt_mb: Optional[float] = None, threads: int = 1,
-                 no_pruning: bool = False, no_canonical: bool = False):
+                 no_pruning: bool = False, no_canonical: bool = False,
+                 first_card: Union[bool, FirstCardModel] = True):
         check_solvable(root)
         most = max_threads()
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
@@ -85,6 +89,9 @@ class Engine:
         self._search: Optional[ExactSearch] = ExactSearch(
             self.ranks.bulls, entries, ENDGAME_LOG2_BY_HAND.get(root.hand_size, SMALL_ENDGAME_LOG2))
         self._search.set_ablation(no_pruning, no_canonical)
+        model = default_model() if first_card is True else first_card or None
+        if model is not None:
+            self._search.set_first_card(model.w1, model.b1, model.w2, model.low, model.high)
         self._search.set_threads(threads)
         self.threads = threads
         self.seconds = 0.0

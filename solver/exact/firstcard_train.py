@@ -1,0 +1,224 @@
+"""The training of the exact search's opening-card model (solver/exact/firstcard.py),
+numpy only: `examples` solves seeded positions exactly and keeps each card's features (as
+the search computes them) and margin, its worst entry of the root matrix from its owner's
+side, in chunks saved as they finish (a stopped run resumes); `fit` trains one hand size's
+network to put the largest-margin card first; `train` does both for every hand size and
+writes the weights (`nimmt train first-card`).
+"""
+import json
+import os
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Callable, Dict, Optional, Tuple
+
+import numpy as np
+
+from .. import errors
+from .._search import ExactSearch
+from ..core.position import Position
+from ..core.turn import Turn, apply_turn
+from ..files import write_atomically, write_text_file
+from .engine import RankMap
+from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel
+from .rootgame import root_game
+
+CHUNK = 250                # positions per saved chunk of examples
+MARGIN_TEMPERATURE = 0.5   # bullheads: the target of a hand is a softmax of its margins
+
+
+# examples ----------------------------------------------------------------------------------
+def position_examples(position) -> Tuple[np.ndarray, np.ndarray]:
+    """Both players' features (2 x k x FEATURES) and margins (2 x k) of a solved 2-player
+    position: a card's margin is its worst entry of the exact root matrix, from its
+    owner's side."""
+    matrix = root_game(position).matrix
+    ranks = RankMap(position)
+    hand1, hand2, rows = ranks.state(position)
+    search = ExactSearch(ranks.bulls, 2, 10)
+    features = np.array([search.first_card_features(hand1, hand2, rows, p) for p in (0, 1)])
+    margins = np.array([matrix.min(axis=1), (-matrix.T).min(axis=1)])
+    return features, margins
+
+
+def seeded_positions(count: int, seed: int, cards: int):
+    """`count` positions of the 2-player 24-card game with `cards` cards a hand: cards 1..24
+    shuffled (10 a hand, 4 rows), then both players play a card drawn uniformly from their
+    hand until `cards` are left (too low: the cheapest row), as `nimmt deal` does."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        deck = list(range(1, 25))
+        rng.shuffle(deck)
+        position = Position.create([[c] for c in deck[20:]], [sorted(deck[:10]),
+                                                              sorted(deck[10:20])], deck=24)
+        while position.hand_size > cards:
+            played = [rng.choice(hand) for hand in position.hands]
+            position = apply_turn(position, Turn.of(played)).position
+        yield position
+
+
+def chunk_seed(seed: int, cards: int, index: int) -> int:
+    return 1_000_003 * seed + 1_009 * cards + index
+
+
+def chunk_examples(seed: int, cards: int, index: int, count: int):
+    pairs = [position_examples(p) for p in seeded_positions(count, chunk_seed(seed, cards, index),
+                                                            cards)]
+    return (np.concatenate([f for f, _ in pairs]), np.concatenate([m for _, m in pairs]))
+
+
+def chunk_path(folder: str, cards: int, index: int) -> str:
+    return os.path.join(folder, f"cards{cards}-{index:04d}.npz")
+
+
+def check_folder(folder: str, seed: int) -> None:
+    """Make `folder` for examples of `seed`, or check that it holds such examples (a
+    ConfigError if they were made with other settings)."""
+    settings = {"kind": "first-card examples", "seed": seed, "chunk": CHUNK,
+                "features": FEATURES}
+    path = os.path.join(folder, "settings.json")
+    found = None
+    try:
+        os.makedirs(folder, exist_ok=True)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as handle:
+                found = json.load(handle)
+    except (OSError, ValueError) as exc:
+        raise errors.NimmtError(f"cannot use {errors.quote(folder, errors.SHORT_PATH)}:"
+                                f" {exc}") from None
+    if found is None:
+        write_text_file(path, json.dumps(settings) + "\n")
+    elif found != settings:
+        raise errors.ConfigError(f"{errors.quote(folder, errors.SHORT_PATH)} holds examples"
+                                 f" of other settings: {json.dumps(found)}")
+
+
+def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,
+             progress: Optional[Callable[[int, int], None]] = None
+             ) -> Tuple[np.ndarray, np.ndarray]:
+    """Features and margins of `positions` seeded positions of `cards` cards a hand (two
+    examples each, one a player), in chunks of CHUNK positions kept in `folder`: chunks
+    already there are read, not made again. The same seed gives the same examples."""
+    check_folder(folder, seed)
+    counts = [min(CHUNK, positions - start) for start in range(0, positions, CHUNK)]
+    missing = [i for i in range(len(counts)) if not os.path.exists(chunk_path(folder, cards, i))]
+    done = len(counts) - len(missing)
+    if progress:
+        progress(done, len(counts))
+
+    def keep(index: int, result) -> None:
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as handle:
+                np.savez(handle, features=result[0], margins=result[1])
+        write_atomically(chunk_path(folder, cards, index), write)
+
+    if jobs > 1 and len(missing) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = {i: pool.submit(chunk_examples, seed, cards, i, counts[i]) for i in missing}
+            for i in missing:
+                keep(i, futures[i].result())
+                done += 1
+                if progress:
+                    progress(done, len(counts))
+    else:
+        for i in missing:
+            keep(i, chunk_examples(seed, cards, i, counts[i]))
+            done += 1
+            if progress:
+                progress(done, len(counts))
+    parts = [np.load(chunk_path(folder, cards, i)) for i in range(len(counts))]
+    return (np.concatenate([p["features"] for p in parts]),
+            np.concatenate([p["margins"] for p in parts]))
+
+
+# training ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FitResult:
+    w1: np.ndarray            # INPUTS x HIDDEN, normalisation folded in
+    b1: np.ndarray
+    w2: np.ndarray
+    accuracy: float           # held-out share of hands whose top card has the largest margin
+    regret: float             # held-out mean margin lost to the largest (bullheads)
+    examples: int
+
+
+def hand_inputs(features: np.ndarray) -> np.ndarray:
+    """n x k x FEATURES -> n x k x INPUTS: each card's features and its hand's mean."""
+    return np.concatenate([features, np.repeat(features.mean(1, keepdims=True),
+                                               features.shape[1], 1)], 2)
+
+
+def fit(features: np.ndarray, margins: np.ndarray, epochs: int = 60, seed: int = 0,
+        held_out: float = 0.1, lr: float = 3e-3, batch: int = 256) -> FitResult:
+    """Train one hand size's network (softmax over the hand, target a softmax of the
+    margins at MARGIN_TEMPERATURE) with Adam; the last `held_out` share (after a seeded
+    shuffle) only measures it."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(features))
+    x_all = hand_inputs(features[order])
+    m_all = margins[order]
+    n = len(x_all) - int(len(x_all) * held_out)
+    flat = x_all[:n].reshape(-1, INPUTS)
+    mu, sd = flat.mean(0), flat.std(0) + 1e-6
+    x = (x_all - mu) / sd
+    z = (m_all - m_all.max(1, keepdims=True)) / MARGIN_TEMPERATURE
+    target = np.exp(z) / np.exp(z).sum(1, keepdims=True)
+    w1 = rng.normal(0, 1 / np.sqrt(INPUTS), (INPUTS, HIDDEN))
+    b1 = np.zeros(HIDDEN)
+    w2 = rng.normal(0, 1 / np.sqrt(HIDDEN), HIDDEN)
+    params = [w1, b1, w2]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    step = 0
+    for _ in range(epochs):
+        shuffled = rng.permutation(n)
+        for start in range(0, n, batch):
+            take = shuffled[start:start + batch]
+            xb, tb = x[take], target[take]
+            h = xb @ w1 + b1
+            a = np.maximum(h, 0.0)
+            s = a @ w2
+            s = s - s.max(1, keepdims=True)
+            p = np.exp(s)
+            p /= p.sum(1, keepdims=True)
+            ds = (p - tb) / len(xb)
+            dh = ds[:, :, None] * w2 * (h > 0)
+            grads = [np.einsum("nkd,nkh->dh", xb, dh), dh.sum((0, 1)),
+                     np.einsum("nkh,nk->h", a, ds)]
+            step += 1
+            for param, grad, m1, m2 in zip(params, grads, first, second):
+                m1 *= 0.9
+                m1 += 0.1 * grad
+                m2 *= 0.999
+                m2 += 0.001 * grad * grad
+                param -= lr * (m1 / (1 - 0.9 ** step)) / (np.sqrt(m2 / (1 - 0.999 ** step)) + 1e-8)
+    folded_w1 = w1 / sd[:, None]
+    folded_b1 = b1 - (mu / sd) @ w1
+    test_scores = np.maximum(x_all[n:] @ folded_w1 + folded_b1, 0.0) @ w2
+    chosen = m_all[n:][np.arange(len(test_scores)), test_scores.argmax(1)]
+    best = m_all[n:].max(1)
+    return FitResult(folded_w1, folded_b1, w2.copy(),
+                     float((chosen >= best - 1e-9).mean()) if len(best) else float("nan"),
+                     float((best - chosen).mean()) if len(best) else float("nan"), n)
+
+
+def train(folder: str, out: str, positions: Dict[int, int], seed: int = 1, jobs: int = 1,
+          epochs: int = 60, report: Callable[[str], None] = lambda line: None,
+          progress: Optional[Callable[[int, int, int], None]] = None) -> FirstCardModel:
+    """Examples (kept in `folder`) and one fit per hand size of `positions` ({cards: count}),
+    the weights written to `out`. Deterministic for a seed."""
+    top = max(positions)
+    w1 = np.zeros((top + 1, INPUTS, HIDDEN))
+    b1 = np.zeros((top + 1, HIDDEN))
+    w2 = np.zeros((top + 1, HIDDEN))
+    for cards in sorted(positions):
+        step = None if progress is None else (lambda d, t, c=cards: progress(c, d, t))
+        features, margins = examples(folder, cards, positions[cards], seed, jobs, step)
+        result = fit(features, margins, epochs, seed)
+        w1[cards], b1[cards], w2[cards] = result.w1, result.b1, result.w2
+        report(f"{cards} cards: {result.examples} training hands, held-out top card has the"
+               f" largest margin in {result.accuracy:.1%}, {result.regret:.2f} bullheads"
+               f" below it on average")
+    model = FirstCardModel(w1, b1, w2, min(FROM_CARDS, min(positions)))
+    model.save(out)
+    return model
