@@ -351,14 +351,14 @@ def call_floor_us() -> float:
 def matrix_groups(real: List[np.ndarray], per_size: int) -> List[dict]:
     randoms = random_matrices(per_size)
     by_size = lambda lo, hi: [m for m in randoms if lo <= m.shape[0] <= hi]   # noqa: E731
-    groups = [matrix_group("random 2x2..4x4", by_size(2, 4)),
-              matrix_group("random 5x5..7x7", by_size(5, 7)),
-              matrix_group("random 8x8..10x10", by_size(8, 10))]
+    named = [("random 2x2..4x4", by_size(2, 4)), ("random 5x5..7x7", by_size(5, 7)),
+             ("random 8x8..10x10", by_size(8, 10))]
     if real:
-        groups.append(matrix_group("root matrices, " + "/".join(
-            sorted({str(m.shape[0]) for m in real})) + " cards", real))
-    groups.append(matrix_group("all", randoms + real))
-    return groups
+        named.append(("root matrices, " + "/".join(sorted({str(m.shape[0]) for m in real}))
+                      + " cards", real))
+    named.append(("all", randoms + real))
+    # --matrices 0 and no root matrices: no group (an empty one has no median)
+    return [matrix_group(name, matrices) for name, matrices in named if matrices]
 
 
 def matrix_row(g: dict) -> list:
@@ -665,13 +665,14 @@ def report(results: dict) -> None:
                                              for d in by["levels"]]))
         print("\nObligations: distinct canonical states a greedy proof of the root's value"
               " expands (benchmarks/proof.py); ratio: search expansions / obligations.")
-    print("\n### Node matrix games: the C solver (solve_game) vs SciPy HiGHS (one LP)\n")
-    print(markdown_table(MATRIX_HEADERS, [matrix_row(g) for g in results["matrix_games"]]))
-    print(f"\nTarget: >= {TARGETS['highs_ratio']}x faster than HiGHS:"
-          f" measured {results['targets']['highs_ratio']:,.0f}x. Ours is the C routine the"
-          f" search calls (timed in a nogil loop); HiGHS is timed as a Python call. Through"
-          f" Python, solve_matrix costs {results['matgame_call_floor_us']:.1f} µs more"
-          f" (its wrapper, measured on a 1x1 game).")
+    if results["matrix_games"]:                     # none with --matrices 0 and no roots
+        print("\n### Node matrix games: the C solver (solve_game) vs SciPy HiGHS (one LP)\n")
+        print(markdown_table(MATRIX_HEADERS, [matrix_row(g) for g in results["matrix_games"]]))
+        print(f"\nTarget: >= {TARGETS['highs_ratio']}x faster than HiGHS:"
+              f" measured {results['targets']['highs_ratio']:,.0f}x. Ours is the C routine the"
+              f" search calls (timed in a nogil loop); HiGHS is timed as a Python call. Through"
+              f" Python, solve_matrix costs {results['matgame_call_floor_us']:.1f} µs more"
+              f" (its wrapper, measured on a 1x1 game).")
     sig = results["signature"]
     print(f"\n### Regression signature ({SIGNATURE_COUNT} positions each of "
           f"{'/'.join(map(str, SIGNATURE_SIZES))} cards, seed {SIGNATURE_SEED})\n")
@@ -711,7 +712,7 @@ def main(argv=None) -> None:
     }
     results["deal_estimate"] = deal_estimate(results["spans"])
     results["targets"] = {
-        "highs_ratio": groups[-1]["ratio"],
+        **({"highs_ratio": groups[-1]["ratio"]} if groups else {}),
         **({"backward_induction_ratio_7":
             ablations[7][BACKWARD_INDUCTION]["comparison"]["node_ratio"]} if 7 in ablations else {}),
     }
