@@ -16,7 +16,7 @@
 #   ExactSearch.set_first_card.
 
 from libc.math cimport fmax
-from state cimport MAX_HAND, State, target_row, take_row, place_on, rows_by_bulls
+from state cimport MAX_HAND, State, target_row, play_pair, rows_by_bulls
 
 cdef enum:
     FC_OWN = 22                # features computed here
@@ -39,22 +39,10 @@ cdef inline void turn_penalties(const int* bulls, const State* s, int mine, int 
     """Both players' bullheads this turn when `mine` meets `other` (too low: the row of
     fewest bullheads)."""
     cdef State t = s[0]
-    cdef int low = mine, high = other, r, pl, ph
-    if other < mine:
-        low = other
-        high = mine
-    r = target_row(&t, low)
-    if r < 0:
-        pl = take_row(&t, bulls, cheapest, low)
+    if mine < other:
+        play_pair(bulls, &t, mine, other, cheapest, pen_mine, pen_other)
     else:
-        pl = place_on(&t, bulls, r, low)
-    ph = place_on(&t, bulls, target_row(&t, high), high)
-    if low == mine:
-        pen_mine[0] = pl
-        pen_other[0] = ph
-    else:
-        pen_mine[0] = ph
-        pen_other[0] = pl
+        play_pair(bulls, &t, other, mine, cheapest, pen_other, pen_mine)
 
 
 cdef inline void estimate_features(const double* g, const double* x, const double* y,
@@ -84,9 +72,10 @@ cdef inline void estimate_features(const double* g, const double* x, const doubl
 
 
 cdef inline void card_features(const int* bulls, const State* s, const int* mine,
-                               const int* other, int k, int i, int cheapest, int minb,
-                               double* f) noexcept nogil:
-    """The features of mine[i] (see solver/exact/firstcard.py, which trains on the same)."""
+                               const int* other, const int* other_row, int k, int i,
+                               int cheapest, int minb, double* f) noexcept nogil:
+    """The features of mine[i] (solver/exact/firstcard_train.py trains on the same);
+    other_row[j]: the row other[j] goes to (target_row)."""
     cdef int j, r, t, c = mine[i], pm, po, n_pos = 0
     cdef double sum_m = 0.0, sum_o = 0.0, max_m = 0.0, max_o = 0.0
     for j in range(FC_OWN):
@@ -126,7 +115,7 @@ cdef inline void card_features(const int* bulls, const State* s, const int* mine
     for j in range(k):
         if other[j] < c:
             f[18] += 1.0
-        if t >= 0 and other[j] > c and target_row(s, other[j]) == t:
+        if t >= 0 and other[j] > c and other_row[j] == t:
             f[21] += 1.0
     f[18] /= k
     f[21] /= k
@@ -140,10 +129,14 @@ cdef inline void hand_features(const int* bulls, const State* s, const int* mine
     """The features of every card of `mine` (ascending ranks, k cards) into f[i];
     `estimate`: estimate_features of `mine`, or NULL (below GUESS_FROM)."""
     cdef int order[4]
+    cdef int other_row[MAX_HAND]
     cdef int i, d
     rows_by_bulls(s, order)
     for i in range(k):
-        card_features(bulls, s, mine, other, k, i, order[0], s.rows[order[0]].bulls, f[i])
+        other_row[i] = target_row(s, other[i])
+    for i in range(k):
+        card_features(bulls, s, mine, other, other_row, k, i, order[0],
+                      s.rows[order[0]].bulls, f[i])
         for d in range(FC_ESTIMATE):
             f[i][FC_OWN + d] = estimate[i * FC_ESTIMATE + d] if estimate != NULL else 0.0
 

@@ -68,12 +68,29 @@ cdef inline int place_on(State* s, const int* bulls, int r, int card) noexcept n
     return 0
 
 
+cdef inline bint play_pair(const int* bulls, State* t, int low, int high, int choice,
+                           int* pen_low, int* pen_high) noexcept nogil:
+    """The turn's two cards on the rows of t, in place (the hands untouched): the lower card
+    first, taking row `choice` if it is too low; each card's bullheads taken. Returns
+    whether the lower card was too low."""
+    cdef int r = target_row(t, low)
+    cdef bint too_low = r < 0
+    if too_low:
+        pen_low[0] = take_row(t, bulls, choice, low)
+    else:
+        pen_low[0] = place_on(t, bulls, r, low)
+    # the higher card always has a row: at worst the one the lower card just started
+    pen_high[0] = place_on(t, bulls, target_row(t, high), high)
+    return too_low
+
+
 cdef inline int resolve(const int* bulls, const State* s, int a, int b, int choice,
                         State* out, int* reward) noexcept nogil:
     """Player 1 plays rank a, player 2 rank b. The lower card goes first; if it is too low
     its owner takes row `choice`. Writes the next state and the reward (player 2's penalty
     minus player 1's). Returns the owner (0 or 1) who had to choose a row, or -1."""
-    cdef int low = a, high = b, low_owner = 0, chooser = -1, r, pen_low, pen_high
+    cdef int low = a, high = b, low_owner = 0, pen_low, pen_high
+    cdef bint too_low
     if b < a:
         low = b
         high = a
@@ -81,16 +98,9 @@ cdef inline int resolve(const int* bulls, const State* s, int a, int b, int choi
     out[0] = s[0]
     out.hand[0] &= ~(<uint32_t>1 << a)
     out.hand[1] &= ~(<uint32_t>1 << b)
-    r = target_row(out, low)
-    if r < 0:
-        pen_low = take_row(out, bulls, choice, low)
-        chooser = low_owner
-    else:
-        pen_low = place_on(out, bulls, r, low)
-    # the higher card always has a row: at worst the one the lower card just started
-    pen_high = place_on(out, bulls, target_row(out, high), high)
+    too_low = play_pair(bulls, out, low, high, choice, &pen_low, &pen_high)
     reward[0] = pen_high - pen_low if low_owner == 0 else pen_low - pen_high
-    return chooser
+    return low_owner if too_low else -1
 
 
 cdef inline void rows_by_bulls(const State* s, int* order) noexcept nogil:

@@ -62,7 +62,7 @@ def load(path: str = DEFAULT_WEIGHTS) -> FirstCardModel:
         with np.load(path) as data:
             model = FirstCardModel(*(np.ascontiguousarray(data[name], dtype=np.float64)
                                      for name in ("w1", "b1", "w2")), int(data["low"]),
-                                   int(data["high"]) if "high" in data else UP_TO_CARDS)
+                                   int(data["high"]))
     except (OSError, KeyError, ValueError) as exc:
         raise errors.NimmtError(f"cannot read opening-card weights"
                                 f" {errors.quote(path, errors.SHORT_PATH)}: {exc}") from None
