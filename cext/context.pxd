@@ -26,6 +26,7 @@ from table cimport Table
 from lastturns cimport EndgameCache
 from ordering cimport Killers
 from firstcard cimport FirstCardModel
+from nodelog cimport NodeLog
 from clock cimport Limits, limit_hit
 from handoff cimport Handoff, atomic_load
 from node cimport Node
@@ -133,6 +134,7 @@ cdef struct Worker:
     Worker* checker            # tests: verifies every stored bound (see self_check), or NULL
     long long check_failures   # stored bounds the checker found wrong
     long long off_span[3]      # nodes off each critical path (see Group below)
+    NodeLog log                # the main thread's: a sample of its new nodes (training)
 
 
 cdef inline void check_limits(Worker* w) noexcept nogil:

@@ -9,6 +9,7 @@
 #   every owner frees through release_table / release_endgame whatever it holds.
 # - The pool's helper Workers are one array (allocate_workers), released with the 2-card
 #   caches they hold (release_workers).
+# - A node log's buffer (nodelog.pxd) is NULL with cap 0 when released.
 
 from posix.mman cimport (mmap, munmap, madvise, PROT_READ, PROT_WRITE, MAP_PRIVATE,
                          MAP_ANONYMOUS, MAP_FAILED, MADV_HUGEPAGE)
@@ -16,6 +17,8 @@ from libc.stdint cimport uint64_t
 from table cimport TTEntry, Table
 from lastturns cimport EndgameSlot, EndgameCache
 from context cimport Worker
+from nodelog cimport NodeLog
+from state cimport State
 
 
 cdef inline void* zeroed_pages(size_t size) noexcept nogil:
@@ -83,3 +86,21 @@ cdef inline void release_workers(Worker* workers, int n) noexcept nogil:
     for i in range(n):
         release_endgame(&workers[i].endgame)
     munmap(workers, n * sizeof(Worker))
+
+
+cdef inline bint allocate_log(NodeLog* log, long long cap) noexcept nogil:
+    """A node log of `cap` states, empty. False if refused."""
+    log.n = 0
+    log.cap = 0
+    log.states = <State*>zeroed_pages(cap * sizeof(State)) if cap > 0 else NULL
+    if log.states != NULL:
+        log.cap = cap
+    return log.states != NULL
+
+
+cdef inline void release_log(NodeLog* log) noexcept nogil:
+    if log.states != NULL:
+        munmap(log.states, log.cap * sizeof(State))
+    log.states = NULL
+    log.n = 0
+    log.cap = 0

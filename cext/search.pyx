@@ -37,7 +37,9 @@ from node cimport (INF, EPS, TINY, Node, NodeReport, low_for, high_for, guarante
 from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
-                     release_endgame, allocate_workers, release_workers)
+                     release_endgame, allocate_workers, release_workers, allocate_log,
+                     release_log)
+from nodelog cimport NodeLog, log_node
 from context cimport (Stats, Shared, Worker, Replies, Entries, Rows, Job, MAX_THREADS,
                      check_limits, Group, group_open, group_next,
                      group_close, span_of, SPANS, GROUP_TESTS, GROUP_REFINES,
@@ -758,6 +760,8 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     if rows_in == 0:
         # a new node: from the opening-card model where it applies, else the killers, else
         # the estimate's equilibrium cards
+        if c.log.cap:
+            log_node(&c.log, s, key, k)
         if c.shared.first_card.top and c.shared.first_card.low <= k <= c.shared.first_card.high:
             i0 = model_card(c.shared, s, nd.p, nd.q, k, est_g, est_x, est_y, 0, features)
             j0 = model_card(c.shared, s, nd.q, nd.p, k, est_g, est_x, est_y, 1, features)
@@ -979,6 +983,7 @@ cdef class ExactSearch:
         release_table(&self.shared.table)
         release_endgame(&self.ctx.endgame)
         release_workers(self.helpers, self.n_helpers)
+        release_log(&self.ctx.log)
         self.release_checker()
 
     @staticmethod
@@ -1026,6 +1031,34 @@ cdef class ExactSearch:
         self.shared.first_card.high = high
         self.shared.first_card.top = top
 
+    def set_node_log(self, long long capacity, int low, int high, int every=1):
+        """Keep a sample of the new nodes of `low` to `high` cards the main thread opens
+        from now on (1 in `every`, by canonical key), up to `capacity` states (training the
+        opening-card model; capacity 0: no log)."""
+        release_log(&self.ctx.log)
+        if capacity < 0 or every < 1:
+            raise ValueError("capacity must be >= 0 and every >= 1")
+        if capacity and not allocate_log(&self.ctx.log, capacity):
+            raise MemoryError(f"cannot allocate a log of {capacity} nodes")
+        self.ctx.log.low = low
+        self.ctx.log.high = high
+        self.ctx.log.every = every
+
+    def node_log(self):
+        """The logged states, in the order met: (hand1, hand2, rows) in rank form, as
+        solve_root takes them."""
+        cdef long long i
+        cdef int r
+        cdef State* s
+        out = []
+        for i in range(self.ctx.log.n):
+            s = &self.ctx.log.states[i]
+            out.append((tuple(b for b in range(32) if s.hand[0] >> b & 1),
+                        tuple(b for b in range(32) if s.hand[1] >> b & 1),
+                        tuple((s.rows[r].end, s.rows[r].length, s.rows[r].bulls)
+                              for r in range(4))))
+        return out
+
     @staticmethod
     def first_card_shape():
         """(features a card, inputs, hidden units) of the opening-card model."""
@@ -1045,6 +1078,7 @@ cdef class ExactSearch:
         self.checker = self.ctx
         self.checker.shared = &self.checker_shared
         self.checker.endgame.slots = NULL           # not ctx's: its own, below
+        memset(&self.checker.log, 0, sizeof(NodeLog))  # ctx's log is ctx's alone
         if (not allocate_table(&self.checker_shared.table, table_entries)
                 or not allocate_endgame(&self.checker.endgame, self.endgame_log2)):
             self.release_checker()

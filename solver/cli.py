@@ -539,15 +539,19 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
 @click.option("--out", required=True, help="Write the weights (.npz) here.")
 @click.option("--positions", "positions_text", default="20000,12000,3000", show_default=True,
               help="Positions of 5, 6 and 7 cards a hand, comma-separated.")
+@click.option("--node-roots", type=click.IntRange(0, MAX_GAMES), default=0, show_default=True,
+              help="Also label new nodes of 5-7 cards that searches of this many seeded"
+              " roots of 8-10 cards meet (first part of each search).")
 @click.option("--epochs", type=click.IntRange(1, 10000), default=60, show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes solving positions.")
 @click.option("--seed", type=int, default=1, show_default=True)
-def train_first_card(data, out, positions_text, epochs, jobs, seed):
+def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     """Train the exact search's opening-card model: seeded positions of 5, 6 and 7 cards a
-    hand solved exactly, each card's features and margin (its worst entry) kept, one small
-    network per hand size fitted to pick the card of the largest margin (numpy only). The
-    shipped weights are solver/exact/weights/first-card-v1.npz. Progress on stderr."""
+    hand (and with --node-roots the nodes a search meets) solved exactly, each card's
+    features and margin (its worst entry) kept, one small network per hand size fitted to
+    pick the card of the largest margin (numpy only). The shipped weights are
+    solver/exact/weights/first-card-v1.npz. Progress on stderr."""
     from .exact.firstcard import LEVELS
     from .exact.firstcard_train import train as train_model
 
@@ -561,12 +565,13 @@ def train_first_card(data, out, positions_text, epochs, jobs, seed):
         if cards not in bars:
             for bar in bars.values():
                 bar.close()
-            bars[cards] = GamesProgress(total, f"chunks of {cards}-card positions")
+            bars[cards] = GamesProgress(total, "chunks of search nodes" if cards == "nodes"
+                                        else f"chunks of {cards}-card positions")
         bars[cards](done)
 
     try:
         train_model(data, out, dict(zip(LEVELS, counts)), seed, jobs, epochs,
-                    report=click.echo, progress=progress)
+                    report=click.echo, progress=progress, node_roots=node_roots)
     finally:
         for bar in bars.values():
             bar.close()

@@ -149,3 +149,58 @@ def test_command(tmp_path):
     assert "--positions" in error_line(run(["train", "first-card", "--data", str(tmp_path / "d"),
                                             "--out", str(tmp_path / "w.npz"),
                                             "--positions", "10,10"]))
+
+
+def logged(position, every=1, low=5, high=7):
+    ranks = RankMap(position)
+    search = ExactSearch(ranks.bulls, 1 << 16, 12)
+    search.set_node_log(100_000, low, high, every)
+    value = search.solve_root(*ranks.state(position)).value
+    return search, value
+
+
+def test_node_log_keeps_new_nodes_of_its_sizes():
+    """The log holds states of low..high cards (valid: disjoint hands of one size), the same
+    on every run, a keyed subset with `every`, and it changes neither the value nor the
+    work."""
+    position = positions(1, 8, 5)[0]
+    search, value = logged(position)
+    log = search.node_log()
+    assert log and {len(h1) for h1, _, _ in log} <= {5, 6, 7}
+    assert 7 in {len(h1) for h1, _, _ in log}
+    for h1, h2, rows in log:
+        assert len(h1) == len(h2) and not set(h1) & set(h2) and len(rows) == 4
+    again, value2 = logged(position)
+    assert again.node_log() == log and value2 == value
+    assert again.stats["nodes"] == search.stats["nodes"]
+    sparse, _ = logged(position, every=7)
+    keys = {search.canonical_key(*state) for state in log}
+    assert 0 < len(sparse.node_log()) < len(log)
+    assert {sparse.canonical_key(*state) for state in sparse.node_log()} <= keys
+    ranks = RankMap(position)
+    plain = ExactSearch(ranks.bulls, 1 << 16, 12)
+    assert plain.solve_root(*ranks.state(position)).value == value
+    assert plain.stats["nodes"] == search.stats["nodes"] and plain.node_log() == []
+
+
+def test_node_examples_label_logged_nodes(tmp_path, monkeypatch):
+    """Node examples: each logged state's margins are its worst entries, as a root solve
+    of the same state gives them; chunks are kept and read again."""
+    monkeypatch.setattr(firstcard_train, "NODE_QUOTA", {5: 3, 6: 2})
+    monkeypatch.setattr(firstcard_train, "NODE_LIMIT", 20_000)
+    monkeypatch.setattr(firstcard_train, "NODE_ROOT_CARDS", (8,))
+    examples = firstcard_train.node_examples(str(tmp_path), 2, seed=4)
+    assert examples[5][0].shape == (12, 5, firstcard.FEATURES)
+    assert examples[6][1].shape == (8, 6)
+    chunk = tmp_path / "nodes-0000.npz"
+    stamp = chunk.stat().st_mtime_ns
+    again = firstcard_train.node_examples(str(tmp_path), 2, seed=4)
+    assert chunk.stat().st_mtime_ns == stamp
+    assert np.array_equal(again[5][1], examples[5][1])
+    # a margin is a card's worst entry: player 1's from below, player 2's from above
+    position = positions(1, 6, 9)[0]
+    ranks = RankMap(position)
+    search = ExactSearch(ranks.bulls, 1 << 16, 12)
+    features, margins = firstcard_train.state_examples(search, ranks.state(position))
+    matrix = firstcard_train.root_game(position).matrix
+    assert np.allclose(margins[0], matrix.min(1)) and np.allclose(margins[1], -matrix.max(0))

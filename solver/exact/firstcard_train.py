@@ -10,6 +10,7 @@ import os
 import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
@@ -57,6 +58,72 @@ def seeded_positions(count: int, seed: int, cards: int):
         yield position
 
 
+# examples from the nodes a search meets -----------------------------------------------------
+NODE_ROOT_CARDS = (8, 9, 10)  # the logging searches' roots: of these sizes in turn
+NODE_LIMIT = 3_000_000        # matrix nodes of a logging search: the first part of a solve
+NODE_QUOTA = {5: 150, 6: 80, 7: 25}   # new nodes labelled per root and hand size, at most
+NODE_CHUNK = 12               # roots per saved chunk
+
+
+def state_examples(search: ExactSearch, state) -> Tuple[np.ndarray, np.ndarray]:
+    """As position_examples, for a rank-form state of `search`'s ranks (its table kept: the
+    states of one root share their subtrees)."""
+    hand1, hand2, rows = state
+    search.set_limits()
+    search.solve_root(hand1, hand2, rows)
+    matrix = np.array([[search.entry_value(hand1, hand2, rows, a, b) for b in hand2]
+                       for a in hand1])
+    features = np.array([search.first_card_features(hand1, hand2, rows, p) for p in (0, 1)])
+    margins = np.array([matrix.min(axis=1), (-matrix.T).min(axis=1)])
+    return features, margins
+
+
+def root_node_examples(position, rng: random.Random, quota: Optional[Dict[int, int]] = None,
+                       max_nodes: Optional[int] = None):
+    """Search `position` (with the shipped opening-card model) for `max_nodes` matrix nodes,
+    logging the new nodes of the quota's hand sizes; then label up to quota[k] distinct ones
+    of each size, drawn by `rng`. Returns {k: (features, margins)}."""
+    from .firstcard import default_model
+    quota = quota or NODE_QUOTA
+    max_nodes = max_nodes or NODE_LIMIT
+    ranks = RankMap(position)
+    hand1, hand2, rows = ranks.state(position)
+    logger = ExactSearch(ranks.bulls, 1 << 22, 18)
+    model = default_model()
+    logger.set_first_card(model.w1, model.b1, model.w2, model.low, model.high)
+    logger.set_node_log(4_000_000, min(quota), max(quota))
+    logger.set_limits(max_nodes)
+    logger.solve_root(hand1, hand2, rows)
+    by_size: Dict[int, dict] = {k: {} for k in quota}
+    for state in logger.node_log():
+        by_size[len(state[0])].setdefault(logger.canonical_key(*state)[0], state)
+    del logger
+    labeller = ExactSearch(ranks.bulls, 1 << 22, 18)
+    out = {}
+    for k in sorted(quota):
+        states = list(by_size[k].values())
+        chosen = rng.sample(states, min(quota[k], len(states)))
+        pairs = [state_examples(labeller, s) for s in chosen]
+        out[k] = (np.concatenate([f for f, _ in pairs]) if pairs
+                  else np.zeros((0, k, FEATURES)),
+                  np.concatenate([m for _, m in pairs]) if pairs else np.zeros((0, k)))
+    return out
+
+
+def node_chunk_examples(seed: int, index: int, roots: int):
+    """The node examples of chunk `index`: `roots` seeded roots of NODE_ROOT_CARDS sizes in
+    turn. Returns {k: (features, margins)}."""
+    rng = random.Random(2_000_003 * seed + index)
+    parts: Dict[int, list] = {k: [] for k in NODE_QUOTA}
+    for r in range(roots):
+        cards = NODE_ROOT_CARDS[r % len(NODE_ROOT_CARDS)]
+        position = next(seeded_positions(1, rng.randrange(1 << 30), cards))
+        for k, pair in root_node_examples(position, rng).items():
+            parts[k].append(pair)
+    return {k: (np.concatenate([f for f, _ in v]), np.concatenate([m for _, m in v]))
+            for k, v in parts.items()}
+
+
 def chunk_seed(seed: int, cards: int, index: int) -> int:
     return 1_000_003 * seed + 1_009 * cards + index
 
@@ -93,6 +160,38 @@ def check_folder(folder: str, seed: int) -> None:
                                  f" of other settings: {json.dumps(found)}")
 
 
+def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], jobs: int,
+                progress: Optional[Callable[[int, int], None]]) -> list:
+    """Make the chunks of `paths` not yet there (chunk i by make(i), in `jobs` processes),
+    each written whole as it finishes, then read them all (in order)."""
+    missing = [i for i, path in enumerate(paths) if not os.path.exists(path)]
+    done = len(paths) - len(missing)
+    if progress:
+        progress(done, len(paths))
+
+    def keep(index: int, arrays: Dict[str, np.ndarray]) -> None:
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as handle:
+                np.savez(handle, **arrays)
+        write_atomically(paths[index], write)
+
+    if jobs > 1 and len(missing) > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = {i: pool.submit(make, i) for i in missing}
+            for i in missing:
+                keep(i, futures[i].result())
+                done += 1
+                if progress:
+                    progress(done, len(paths))
+    else:
+        for i in missing:
+            keep(i, make(i))
+            done += 1
+            if progress:
+                progress(done, len(paths))
+    return [np.load(path) for path in paths]
+
+
 def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,
              progress: Optional[Callable[[int, int], None]] = None
              ) -> Tuple[np.ndarray, np.ndarray]:
@@ -101,34 +200,36 @@ def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,
     already there are read, not made again. The same seed gives the same examples."""
     check_folder(folder, seed)
     counts = [min(CHUNK, positions - start) for start in range(0, positions, CHUNK)]
-    missing = [i for i in range(len(counts)) if not os.path.exists(chunk_path(folder, cards, i))]
-    done = len(counts) - len(missing)
-    if progress:
-        progress(done, len(counts))
-
-    def keep(index: int, result) -> None:
-        def write(temporary: str) -> None:
-            with open(temporary, "wb") as handle:
-                np.savez(handle, features=result[0], margins=result[1])
-        write_atomically(chunk_path(folder, cards, index), write)
-
-    if jobs > 1 and len(missing) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            futures = {i: pool.submit(chunk_examples, seed, cards, i, counts[i]) for i in missing}
-            for i in missing:
-                keep(i, futures[i].result())
-                done += 1
-                if progress:
-                    progress(done, len(counts))
-    else:
-        for i in missing:
-            keep(i, chunk_examples(seed, cards, i, counts[i]))
-            done += 1
-            if progress:
-                progress(done, len(counts))
-    parts = [np.load(chunk_path(folder, cards, i)) for i in range(len(counts))]
+    parts = keep_chunks([chunk_path(folder, cards, i) for i in range(len(counts))],
+                        partial(position_chunk, seed, cards, counts), jobs, progress)
     return (np.concatenate([p["features"] for p in parts]),
             np.concatenate([p["margins"] for p in parts]))
+
+
+def position_chunk(seed: int, cards: int, counts, index: int) -> Dict[str, np.ndarray]:
+    features, margins = chunk_examples(seed, cards, index, counts[index])
+    return {"features": features, "margins": margins}
+
+
+def node_examples(folder: str, roots: int, seed: int, jobs: int = 1,
+                  progress: Optional[Callable[[int, int], None]] = None
+                  ) -> Dict[int, Tuple[np.ndarray, np.ndarray]]:
+    """Features and margins of new nodes met by searches of `roots` seeded roots
+    (root_node_examples), by hand size, in chunks of NODE_CHUNK roots kept in `folder`."""
+    check_folder(folder, seed)
+    counts = [min(NODE_CHUNK, roots - start) for start in range(0, roots, NODE_CHUNK)]
+    parts = keep_chunks([os.path.join(folder, f"nodes-{i:04d}.npz") for i in range(len(counts))],
+                        partial(node_chunk, seed, counts), jobs, progress)
+    return {k: (np.concatenate([p[f"features{k}"] for p in parts]),
+                np.concatenate([p[f"margins{k}"] for p in parts])) for k in sorted(NODE_QUOTA)}
+
+
+def node_chunk(seed: int, counts, index: int) -> Dict[str, np.ndarray]:
+    arrays = {}
+    for k, (features, margins) in node_chunk_examples(seed, index, counts[index]).items():
+        arrays[f"features{k}"] = features
+        arrays[f"margins{k}"] = margins
+    return arrays
 
 
 # training ----------------------------------------------------------------------------------
@@ -204,21 +305,32 @@ def fit(features: np.ndarray, margins: np.ndarray, epochs: int = 60, seed: int =
 
 def train(folder: str, out: str, positions: Dict[int, int], seed: int = 1, jobs: int = 1,
           epochs: int = 60, report: Callable[[str], None] = lambda line: None,
-          progress: Optional[Callable[[int, int, int], None]] = None) -> FirstCardModel:
-    """Examples (kept in `folder`) and one fit per hand size of `positions` ({cards: count}),
-    the weights written to `out`. Deterministic for a seed."""
-    top = max(positions)
+          progress: Optional[Callable[[str, int, int], None]] = None,
+          node_roots: int = 0) -> FirstCardModel:
+    """Examples (kept in `folder`) and one fit per hand size of `positions` ({cards: count}
+    of seeded roots), with the new nodes met by searches of `node_roots` seeded roots
+    (node_examples) beside them; the weights written to `out`. Deterministic for a seed."""
+    nodes = {}
+    if node_roots:
+        step = None if progress is None else (lambda d, t: progress("nodes", d, t))
+        nodes = node_examples(folder, node_roots, seed, jobs, step)
+    levels = sorted(set(positions) | set(nodes))
+    top = max(levels)
     w1 = np.zeros((top + 1, INPUTS, HIDDEN))
     b1 = np.zeros((top + 1, HIDDEN))
     w2 = np.zeros((top + 1, HIDDEN))
-    for cards in sorted(positions):
-        step = None if progress is None else (lambda d, t, c=cards: progress(c, d, t))
-        features, margins = examples(folder, cards, positions[cards], seed, jobs, step)
+    for cards in levels:
+        parts = [nodes[cards]] if cards in nodes else []
+        if positions.get(cards):
+            step = None if progress is None else (lambda d, t, c=cards: progress(c, d, t))
+            parts.append(examples(folder, cards, positions[cards], seed, jobs, step))
+        features = np.concatenate([f for f, _ in parts])
+        margins = np.concatenate([m for _, m in parts])
         result = fit(features, margins, epochs, seed)
         w1[cards], b1[cards], w2[cards] = result.w1, result.b1, result.w2
         report(f"{cards} cards: {result.examples} training hands, held-out top card has the"
                f" largest margin in {result.accuracy:.1%}, {result.regret:.2f} bullheads"
                f" below it on average")
-    model = FirstCardModel(w1, b1, w2, min(FROM_CARDS, min(positions)))
+    model = FirstCardModel(w1, b1, w2, min(FROM_CARDS, min(levels)))
     model.save(out)
     return model
