@@ -591,8 +591,11 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
 @click.option("--target-temperature", type=NumberRange(0.01, 100), default=1.0,
               show_default=True, help="Sharpen (below 1) the teacher's distributions: each"
               " share raised to 1/T.")
+@click.option("--init", default="", help="Start from these weights (a .npz, or a shipped"
+              " name such as net-v2.npz) instead of random ones: fine-tuning.")
 @click.option("--seed", type=int, default=0, show_default=True)
-def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperature, seed):
+def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperature, init,
+              seed):
     """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
     one CPU thread, deterministic for a seed; one line per epoch."""
     from .learn.train import TrainConfig, train as run_training
@@ -609,7 +612,7 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
                    f"  {line['seconds']:.1f} s")
 
     config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed,
-                         target_temperature=target_temperature)
+                         target_temperature=target_temperature, init=init)
     net = run_training(data, out, config, report=report)
     if export_path:
         net.save(export_path)

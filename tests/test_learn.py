@@ -247,6 +247,24 @@ def test_training_is_deterministic_and_resumes(tmp_path):
     assert both.meta["examples"] > straight.meta["examples"]
 
 
+def test_training_starts_from_given_weights(tmp_path):
+    """--init: the module starts from the weights (a tiny rate leaves them nearly as they
+    were); weights of another width are refused before any data is read."""
+    pytest.importorskip("torch")
+    from solver.learn.train import TrainConfig, train
+    data = str(tmp_path / "data")
+    generate(GenerateConfig(teacher="greedy", rounds=2, chunk_rounds=2, seed=1,
+                            players=(3,), weights=(1,)), data)
+    start = load_cached("net-v1.npz")
+    tuned = train(data, str(tmp_path / "a"), TrainConfig(hidden=start.hidden, epochs=1,
+                                                         batch=8, lr=1e-9, init="net-v1.npz"))
+    for k, w in start.weights.items():
+        assert np.allclose(w, tuned.weights[k], atol=1e-6), k
+    assert tuned.meta["train"]["init"] == "net-v1.npz"
+    with pytest.raises(ConfigError, match="width"):
+        TrainConfig(hidden=8, init="net-v1.npz").check()
+
+
 def test_train_commands_refuse_bad_input(tmp_path):
     assert "players" in error_line(run(["train", "generate", "--out", str(tmp_path),
                                         "--players", "4,12"]))

@@ -21,7 +21,7 @@ from ..errors import ConfigError
 from ..files import write_atomically
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, RawViews, encode
-from .model import PARAMETERS, PolicyNet, shapes
+from .model import PARAMETERS, PolicyNet, load_cached, shapes
 
 VALUE_SCALE = 10.0
 EPOCH_NAME = "epoch_{:03d}.npz"        # bullheads: the value's error is measured in tens
@@ -37,6 +37,7 @@ class TrainConfig:
     value_weight: float = 0.5
     seed: int = 0
     target_temperature: float = 1.0     # the teacher's shares raised to 1/T, renormalized
+    init: str = ""                      # start from these weights (a file or a shipped name)
 
 
     def check(self) -> None:
@@ -45,6 +46,8 @@ class TrainConfig:
                 and 0.01 <= self.target_temperature <= 100):
             raise ConfigError("hidden 1..1024, epochs and batch >= 1, lr > 0, weight decay"
                               " and value weight >= 0, target temperature 0.01..100")
+        if self.init and load_cached(self.init).hidden != self.hidden:
+            raise ConfigError(f"--init weights {self.init} are not of width {self.hidden}")
 
 
 def _torch():
@@ -143,12 +146,16 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         raise ConfigError("no training examples (every round is in the validation set)")
     os.makedirs(run_folder, exist_ok=True)
     net = _module(torch, config.hidden, config.seed)
+    if config.init:
+        start_from(torch, net, config.init)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     checkpoint = os.path.join(run_folder, "checkpoint.pt")
     start = 0
     if os.path.exists(checkpoint):
         state = torch.load(checkpoint, weights_only=False)
-        if state["config"] != asdict(config):
+        saved = dict(state["config"])
+        saved.setdefault("init", "")          # runs made before the setting existed
+        if saved != asdict(config):
             raise ConfigError(f"{checkpoint} was made with other settings: {state['config']}"
                               " (use another run folder)")
         net.load_state_dict(state["model"])
@@ -194,6 +201,14 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
                                 "examples": int(len(train_idx)),
                                 "validation": int(len(valid)),
                                 "rounds": int(len(np.unique(data["round"])))})
+
+
+def start_from(torch, net, weights: str) -> None:
+    """Copy the weights of a `.npz` (or a shipped name) into the module: fine-tuning."""
+    first = load_cached(weights)
+    with torch.no_grad():
+        for name, value in first.weights.items():
+            getattr(net, name).copy_(torch.from_numpy(value))
 
 
 def evaluate(torch, net, tensors, index: np.ndarray) -> Dict[str, float]:
