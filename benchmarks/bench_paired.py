@@ -12,6 +12,8 @@ the whole run is deterministic and two candidates can be compared round by round
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
         [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE] [--compare FILE]
                                                              (from the repository root)
+    python -m benchmarks.bench_paired --from-json FILE [--compare FILE]
+                                      (the summary of a saved run, and two runs round by round)
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
@@ -92,7 +94,7 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=5, choices=range(2, 11),
                         metavar="2..10")
-    parser.add_argument("--bot", required=True, help="the candidate, a bot spec")
+    parser.add_argument("--bot", help="the candidate, a bot spec")
     parser.add_argument("--base", default="sampler", help="the baseline bot (default sampler)")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
@@ -104,7 +106,20 @@ def main(argv=None) -> None:
     parser.add_argument("--compare", default=None, metavar="FILE",
                         help="the --rounds-json of another candidate on the same deals: print"
                              " this candidate's bullheads less that one's, round by round")
+    parser.add_argument("--from-json", default=None, metavar="FILE",
+                        help="play nothing: the summary of a saved --rounds-json (with"
+                             " --compare, also against another one, round by round)")
     args = parser.parse_args(argv)
+    if args.from_json:
+        results = [tuple(r) for r in load_rounds(parser, args.from_json)]
+        s = summary(results)
+        print(f"{args.from_json}, {s['rounds']} paired rounds: {s['candidate']:.2f} bullheads"
+              f" per round against {s['base']:.2f}; difference {s['difference']:+.2f} ±"
+              f" {s['ci95']:.2f} ({s['percent']:+.1f}%)")
+        compare(parser, results, args.compare)
+        return
+    if not args.bot:
+        parser.error("--bot is required (or --from-json)")
     try:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
     except ValueError as error:
@@ -134,12 +149,31 @@ def main(argv=None) -> None:
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
           f" {ms:.2f} ms per card decision ({cpu_ms:.2f} ms of CPU)")
-    if args.compare:
-        with open(args.compare) as inp:
-            other = json.load(inp)[:len(results)]
-        mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in zip(results, other)])
-        print(f"against the candidate of {args.compare}, round by round:"
-              f" {mean:+.2f} ± {mean - low:.2f} ({len(other)} rounds)")
+    compare(parser, results, args.compare)
+
+
+def load_rounds(parser, path: str) -> list:
+    """A --rounds-json file: [candidate, baseline] bullheads per round."""
+    try:
+        with open(path) as inp:
+            rounds = json.load(inp)
+        if not rounds or any(len(r) != 2 for r in rounds):
+            raise ValueError("not a list of [candidate, baseline] pairs")
+    except (OSError, ValueError, TypeError) as error:
+        parser.error(f"cannot read {path}: {error}")
+    return rounds
+
+
+def compare(parser, results, path: Optional[str]) -> None:
+    """This run's candidate less the candidate of the run saved at `path`, round by round."""
+    if not path:
+        return
+    other = load_rounds(parser, path)[:len(results)]
+    if len(other) < 2:
+        parser.error(f"{path} has fewer than 2 rounds")
+    mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in zip(results, other)])
+    print(f"against the candidate of {path}, round by round:"
+          f" {mean:+.2f} ± {mean - low:.2f} ({len(other)} rounds)")
 
 
 if __name__ == "__main__":

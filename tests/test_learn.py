@@ -343,3 +343,22 @@ def test_sharpened_targets():
     assert sharp[0].tolist() == pytest.approx([2 / 3, 1 / 6, 1 / 6, 0])
     assert not sharp[1].any()                       # a self-play decision stays without one
     assert sharpen(target, 1.0) is target
+
+
+def test_paired_benchmark_reads_saved_runs(tmp_path, capsys):
+    """bench_paired --from-json: the summary of saved rounds and two runs round by round,
+    with no round played; an unreadable file is a one-line usage error."""
+    from benchmarks.bench_paired import main as paired
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps([[2, 4], [6, 6], [1, 5]]))
+    b.write_text(json.dumps([[3, 4], [6, 6], [2, 5]]))
+    paired(["--from-json", str(a), "--compare", str(b)])
+    out = capsys.readouterr().out
+    assert "3 paired rounds: 3.00 bullheads per round against 5.00; difference -2.00" in out
+    assert "round by round: -0.67 ± 0.65 (3 rounds)" in out
+    (tmp_path / "bad.json").write_text("{}")
+    with pytest.raises(SystemExit) as stop:
+        paired(["--from-json", str(tmp_path / "bad.json")])
+    assert stop.value.code == 2
+    with pytest.raises(SystemExit):
+        paired([])
