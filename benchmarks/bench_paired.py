@@ -33,7 +33,8 @@ from benchmarks._common import machine_line
 from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
-from solver.play.runner import deal, play_round
+from solver.core.deal import deal
+from solver.play.runner import play_round
 from solver.stats import mean_ci95
 
 

@@ -30,7 +30,8 @@ from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
 from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
-from .play.runner import RoundResult, deal, play_game
+from .core.deal import deal
+from .play.runner import RoundResult, play_game
 from .play.tournament import run_tournament
 from .reading import load_position, load_record
 from .text.progress import ExactProgress, GamesProgress, SearchProgress

@@ -5,7 +5,7 @@ registers `python_nimmt` with `pyspiel.register_game`, so that
 The game (docs/openspiel.md): the deal as chance nodes, one card at a time; each turn a
 simultaneous node where every player picks a card; a too-low card's row choice a decision
 node of its owner. Every turn is played by `core.turn.apply_turn` and every deal laid out
-by `play.runner.dealt_position`: this module keeps the game's history and the protocol, not
+by `core.deal.dealt_position`: this module keeps the game's history and the protocol, not
 the rules. pyspiel is imported here only.
 """
 from dataclasses import dataclass, replace
@@ -25,7 +25,8 @@ from .core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, GameConfig, 
                          target_row, variant_deck)
 from .core.turn import Turn, apply_turn
 from .errors import ConfigError
-from .play.runner import dealt_position, game_over
+from .core.deal import dealt_position
+from .play.runner import game_over
 
 SHORT_NAME = "python_nimmt"
 ROW_ACTION = STANDARD_DECK          # action ids: card c is c - 1, "take row r" is 104 + r

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from solver import errors
 from solver._sim import Determinizer, immediate_costs
 from solver.core.player import PlayerView
-from solver.play.runner import deal
+from solver.core.deal import deal
 from solver.limits import Limit
 from solver.mcts import Opponents, Policy, Reward, SearchOptions, Selection, SearchPlayer, analyse
 from solver.mcts.player import careful_costs, unseen_pool

@@ -17,11 +17,10 @@ import numpy as np
 
 from .. import errors
 from .._search import ExactSearch
-from ..core.position import Position
-from ..core.turn import Turn, apply_turn
+from ..core.deal import seeded_positions
 from ..files import write_atomically, write_text_file
 from .engine import RankMap
-from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel
+from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
 from .rootgame import root_game
 
 CHUNK = 250                # positions per saved chunk of examples
@@ -33,29 +32,17 @@ def position_examples(position) -> Tuple[np.ndarray, np.ndarray]:
     """Both players' features (2 x k x FEATURES) and margins (2 x k) of a solved 2-player
     position: a card's margin is its worst entry of the exact root matrix, from its
     owner's side."""
-    matrix = root_game(position).matrix
     ranks = RankMap(position)
-    hand1, hand2, rows = ranks.state(position)
-    search = ExactSearch(ranks.bulls, 2, 10)
-    features = np.array([search.first_card_features(hand1, hand2, rows, p) for p in (0, 1)])
+    return labelled(ExactSearch(ranks.bulls, 2, 10), ranks.state(position),
+                    root_game(position).matrix)
+
+
+def labelled(search: ExactSearch, state, matrix: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """Both players' features of a rank-form state (by `search`'s ranks) and margins from
+    its exact root matrix."""
+    features = np.array([search.first_card_features(*state, p) for p in (0, 1)])
     margins = np.array([matrix.min(axis=1), (-matrix.T).min(axis=1)])
     return features, margins
-
-
-def seeded_positions(count: int, seed: int, cards: int):
-    """`count` positions of the 2-player 24-card game with `cards` cards a hand: cards 1..24
-    shuffled (10 a hand, 4 rows), then both players play a card drawn uniformly from their
-    hand until `cards` are left (too low: the cheapest row), as `nimmt deal` does."""
-    rng = random.Random(seed)
-    for _ in range(count):
-        deck = list(range(1, 25))
-        rng.shuffle(deck)
-        position = Position.create([[c] for c in deck[20:]], [sorted(deck[:10]),
-                                                              sorted(deck[10:20])], deck=24)
-        while position.hand_size > cards:
-            played = [rng.choice(hand) for hand in position.hands]
-            position = apply_turn(position, Turn.of(played)).position
-        yield position
 
 
 # examples from the nodes a search meets -----------------------------------------------------
@@ -73,9 +60,7 @@ def state_examples(search: ExactSearch, state) -> Tuple[np.ndarray, np.ndarray]:
     search.solve_root(hand1, hand2, rows)
     matrix = np.array([[search.entry_value(hand1, hand2, rows, a, b) for b in hand2]
                        for a in hand1])
-    features = np.array([search.first_card_features(hand1, hand2, rows, p) for p in (0, 1)])
-    margins = np.array([matrix.min(axis=1), (-matrix.T).min(axis=1)])
-    return features, margins
+    return labelled(search, state, matrix)
 
 
 def root_node_examples(position, rng: random.Random, quota: Optional[Dict[int, int]] = None,
@@ -83,7 +68,6 @@ def root_node_examples(position, rng: random.Random, quota: Optional[Dict[int, i
     """Search `position` (with the shipped opening-card model) for `max_nodes` matrix nodes,
     logging the new nodes of the quota's hand sizes; then label up to quota[k] distinct ones
     of each size, drawn by `rng`. Returns {k: (features, margins)}."""
-    from .firstcard import default_model
     quota = quota or NODE_QUOTA
     max_nodes = max_nodes or NODE_LIMIT
     ranks = RankMap(position)

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
-from ..play.runner import deal
+from ..core.deal import deal
 from .data import check_rounds
 from .features import CARDS, RawViews, encode
 from .lockstep import Tables, sample_slots

@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .. import errors
 from ..core.player import Player, PlayerView
+from ..core.deal import deal
 from ..core.position import Position
 from ..core.rules import (ROWS, GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads,
                           target_row)
@@ -38,23 +39,6 @@ class GameResult:
         """Seats with the lowest total (equal lowest totals share the win)."""
         low = min(self.scores)
         return [k for k, s in enumerate(self.scores) if s == low]
-
-
-def deal(config: GameConfig, rng: random.Random) -> Position:
-    """Shuffle cards 1..D, deal 10 to each player, then 4 cards start the rows."""
-    cards = list(range(1, config.deck + 1))
-    rng.shuffle(cards)
-    return dealt_position(config, cards)
-
-
-def dealt_position(config: GameConfig, cards: Sequence[int]) -> Position:
-    """The position the cards in this order deal: the hand size to each player in turn,
-    then 4 cards, each starting a row (the cards after those stay in the box)."""
-    size = config.hand_size
-    hands = [sorted(cards[k * size:(k + 1) * size]) for k in range(config.players)]
-    start = config.players * size
-    rows = [[c] for c in cards[start:start + ROWS]]
-    return Position.create(rows, hands, deck=config.deck)
 
 
 def play_round(config: GameConfig, players: Sequence[Player],
