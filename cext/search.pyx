@@ -1048,13 +1048,16 @@ cdef class ExactSearch:
         """The logged states, in the order met: (hand1, hand2, rows) in rank form, as
         solve_root takes them."""
         cdef long long i
-        cdef int r
+        cdef int r, n
+        cdef int p[MAX_HAND]
+        cdef int q[MAX_HAND]
         cdef State* s
         out = []
         for i in range(self.ctx.log.n):
             s = &self.ctx.log.states[i]
-            out.append((tuple(b for b in range(32) if s.hand[0] >> b & 1),
-                        tuple(b for b in range(32) if s.hand[1] >> b & 1),
+            n = hand_cards(s.hand[0], p)
+            hand_cards(s.hand[1], q)
+            out.append((tuple(p[r] for r in range(n)), tuple(q[r] for r in range(n)),
                         tuple((s.rows[r].end, s.rows[r].length, s.rows[r].bulls)
                               for r in range(4))))
         return out
