@@ -6,9 +6,10 @@
 #   limit set "from now" is stored as the count now plus the limit); budget is that limit
 #   from now (0: none).
 # - With helper threads (a pool), every thread adds its nodes to pooled_nodes, 256 at a
-#   time (atomically), and any thread stops once pooled_nodes passes the budget: the limit
-#   counts every thread's nodes, each lagging by less than 256. pooled_nodes is 0 when a
-#   limit is set. One thread counts exactly, as max_nodes says.
+#   time (atomically); the thread whose addition passes the budget sets `exhausted`, and
+#   every thread stops at its next node (a helper claimed again later too): the limit counts
+#   every thread's nodes, each lagging by less than 256. pooled_nodes and exhausted are 0
+#   when a limit is set. One thread counts exactly, as max_nodes says.
 # - deadline is in monotonic seconds (now()); it is read every 256 nodes only: the clock
 #   costs more than a small node.
 # - stop_requested only ever goes from 0 to 1 during a search (set from another thread);
@@ -20,6 +21,7 @@ cdef struct Limits:
     long long max_nodes
     long long budget
     long long pooled_nodes     # the pool's nodes since the limit was set (atomic)
+    int exhausted              # pooled_nodes passed the budget: 0 -> 1 only, during a search
     double deadline
     int stop_requested
 
@@ -40,12 +42,13 @@ cdef inline bint limit_hit(Limits* limits, long long nodes, bint main,
                            bint pooled) noexcept nogil:
     """Must a thread that has searched `nodes` nodes (its own count) stop? `main`: the main
     thread; `pooled`: helper threads run."""
-    if limits.stop_requested:
+    if limits.stop_requested or limits.exhausted:
         return True
     if main and limits.max_nodes and nodes > limits.max_nodes:
         return True
     if (nodes & 255) != 0:
         return False
     if pooled and limits.budget and add_nodes(&limits.pooled_nodes, 256) > limits.budget:
+        limits.exhausted = 1
         return True
     return limits.deadline > 0 and now() > limits.deadline

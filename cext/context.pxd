@@ -3,7 +3,8 @@
 #
 # Invariants:
 # - Shared is written only between searches (from Python), except limits.stop_requested
-#   (set from another thread to stop) and the table's entries (lock-free, see table.pxd).
+#   (set from another thread to stop), the pool's node count and its exhaustion (clock.pxd)
+#   and the table's entries (lock-free, see table.pxd).
 # - bulls[r] and bull_code[r] are set for every live rank r < MAX_RANKS before a search.
 # - A Worker's aborted only goes 0 -> 1 during a job: once set, everything its search
 #   returned since is meaningless and nothing more is stored in the table. A worker that

@@ -995,6 +995,7 @@ cdef class ExactSearch:
         self.shared.limits.max_nodes = self.ctx.stats.nodes + max_nodes if max_nodes else 0
         self.shared.limits.budget = max_nodes
         self.shared.limits.pooled_nodes = 0
+        self.shared.limits.exhausted = 0
         self.shared.limits.deadline = now() + seconds if seconds > 0 else 0.0
         self.shared.limits.stop_requested = 0
         self.ctx.aborted = 0
