@@ -527,18 +527,25 @@ def measure_threads(args, runs: Dict[int, List[Run]]) -> Dict[int, dict]:
             position = Position.from_text(run.position)
             seconds = {t: [] for t in counts}
             nodes = {t: [] for t in counts}
+            waits = {t: [] for t in counts}
+            idles = {t: [] for t in counts}
             values = set()
             for _ in range(args.repeats):
                 for t in counts:
                     one = solve_one(position, args.time_limit, threads=t)
                     seconds[t].append(one.seconds if one.solved else float("inf"))
                     nodes[t].append(one.stats["nodes"])
+                    waits[t].append(one.stats["wait_us"] / 1e6 / one.seconds)
+                    idles[t].append(one.stats.get("helper_wait_us", 0) / 1e6
+                                    / (one.seconds * max(t - 1, 1)))
                     if one.solved:
                         values.add(round(one.value, 9))
             medians = {str(t): median(seconds[t]) for t in counts}
             rows.append({"position": run.position, "seconds": {str(t): v for t, v in seconds.items()},
                          "median_seconds": medians, "same_value": len(values) == 1,
                          "main_nodes": {str(t): median(nodes[t]) for t in counts},
+                         "main_waits": {str(t): median(waits[t]) for t in counts[1:]},
+                         "helpers_idle": {str(t): median(idles[t]) for t in counts[1:]},
                          "speedup": {str(t): medians[str(counts[0])] / medians[str(t)]
                                      for t in counts[1:]}})
             print(f"  threads {size} cards #{k}: " + ", ".join(
@@ -566,15 +573,18 @@ def thread_rows(size: int, d: dict) -> List[list]:
     rows = [[size, k] + [f"{r['median_seconds'][str(t)]:.3f}" for t in counts]
             + [f"{r['speedup'][str(t)]:.2f}x" for t in counts[1:]]
             + [f"{r['main_nodes'][first] / r['main_nodes'][str(t)]:.2f}x" for t in counts[1:]]
+            + [f"{r[key][str(t)]:.0%}" if key in r else "" for t in counts[1:]
+               for key in ("main_waits", "helpers_idle")]
             + ["yes" if r["same_value"] else "NO"] for k, r in enumerate(d["runs"])]
     s = d["summary"]
     rows.append([size, "median"] + [f"{s['median_seconds'][str(t)]:.3f}" for t in counts]
                 + [f"{s['median_speedup'][str(t)]:.2f}x" for t in counts[1:]]
                 + [f"{s['median_node_ratio'][str(t)]:.2f}x" for t in counts[1:]]
+                + [""] * (2 * len(counts) - 2)
                 + ["yes" if s["same_values"] else "NO"])
     rows.append([size, "total"] + [""] * len(counts)
                 + [f"{s['total_speedup'][str(t)]:.2f}x" for t in counts[1:]]
-                + [""] * (len(counts) - 1) + [""])
+                + [""] * (3 * len(counts) - 3) + [""])
     return rows
 
 
@@ -655,6 +665,9 @@ def report(results: dict) -> None:
                                                       for t in counts]
                              + [f"speedup, {t} threads" for t in counts[1:]]
                              + [f"main-thread nodes, 1 / {t} threads" for t in counts[1:]]
+                             + [h for t in counts[1:] for h in
+                                (f"main thread waiting, {t} threads",
+                                 f"helpers idle, {t} threads")]
                              + ["same value"],
                              [row for size, d in threads.items()
                               for row in thread_rows(int(size), d)]))

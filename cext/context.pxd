@@ -57,6 +57,8 @@ cdef struct Stats:
     long long fail_lows        # nodes proven <= alpha
     long long exact_nodes      # nodes whose exact value was proven
     long long shared_nodes     # groups of tasks shared with helpers (tests, entries, rows)
+    long long wait_us          # microseconds waited: for claimed helpers to finish their
+                               # jobs; a helper's, also for a job
     long long span[3]          # critical path in nodes (see Group below), one thread only:
                                # filled in when the statistics are read
 

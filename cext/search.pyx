@@ -47,7 +47,7 @@ from context cimport (Stats, Shared, Worker, Replies, Entries, Rows, Job, MAX_TH
 from search cimport (GUESS_FROM, GUESS_DEEPER, SPLIT_FROM, HELP_FROM, SHARE_REFINES, ROWS_FROM,
                      ENDGAME_LOG2,
                      CHECK_TOLERANCE, WIDE_WINDOW, STEP5_MARGIN, STEP5_GROWTH)
-from handoff cimport (fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
+from handoff cimport (DONE, fetch_add, atomic_load, atomic_store, handoff_init, handoff_destroy,
                       claim, post, next_job, finish, wait_done, release, tell_quit)
 from matgame cimport solve_game
 from firstcard cimport (first_card, hand_features, estimate_features, FC_ESTIMATE, FC_FEATURES,
@@ -358,7 +358,9 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
 cdef void* helper_loop(void* arg) noexcept nogil:
     """A helper thread: does the jobs workers hand it, until told to quit."""
     cdef Worker* h = <Worker*>arg
+    cdef double idle = now()
     while next_job(&h.handoff):
+        h.stats.wait_us += <long long>((now() - idle) * 1e6)
         if h.job.rp != NULL:
             test_replies(h, &h.job.nd, h.job.rp)
         elif h.job.rw != NULL:
@@ -366,6 +368,7 @@ cdef void* helper_loop(void* arg) noexcept nogil:
         else:
             refine_entries(h, &h.job.nd, h.job.es)
         finish(&h.handoff)
+        idle = now()
     return NULL
 
 
@@ -434,12 +437,16 @@ cdef void join_helpers(Worker* c, Node* nd, Worker** mine, int n, bint stop) noe
     NULL) are merged into it."""
     cdef Worker* h
     cdef int m, i, j
+    cdef double start
     if stop:
         for m in range(n):
             atomic_store(&mine[m].aborted, 1)
     for m in range(n):
         h = mine[m]
+        start = now() if atomic_load(&h.handoff.state) != DONE else 0.0
         if wait_done(&h.handoff):             # else withdrawn: the helper did nothing
+            if start > 0.0:
+                c.stats.wait_us += <long long>((now() - start) * 1e6)
             if nd != NULL:
                 for i in range(nd.k):
                     for j in range(nd.k):

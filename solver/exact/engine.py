@@ -156,8 +156,9 @@ class Engine:
 
     def stats(self, **more) -> SearchStats:
         search = self.search
-        helper = search.helper_stats["nodes"] if self.threads > 1 else None
-        return SearchStats.from_counters(search.stats, helper_nodes=helper,
+        helpers = search.helper_stats if self.threads > 1 else {}
+        return SearchStats.from_counters(search.stats, helper_nodes=helpers.get("nodes"),
+                                         helper_wait_us=helpers.get("wait_us"),
                                          seconds=round(self.seconds, 3),
                                          tt_entries=search.entries, **more)
 

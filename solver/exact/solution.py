@@ -40,7 +40,10 @@ class SearchStats:
     fail_lows: int = 0             # nodes proven <= alpha
     exact_nodes: int = 0           # nodes whose exact value was proven
     shared_nodes: int = 0          # groups of tasks (tests, entries, rows) shared with helpers
-    helper_nodes: Optional[int] = None     # nodes of the helper thread (two threads only)
+    wait_us: int = 0               # microseconds the main thread waited for helpers' jobs
+    helper_nodes: Optional[int] = None     # nodes of the helper threads (two or more threads)
+    helper_wait_us: Optional[int] = None   # microseconds the helpers waited, for jobs or
+                                           # for their own helpers (two or more threads)
     seconds: float = 0.0           # wall clock of the search, the card values included
     tt_entries: int = 0            # entries of the transposition table
     children_never_evaluated: float = 0.0  # share of the joint moves never evaluated
@@ -59,12 +62,13 @@ class SearchStats:
         return cls(**values)
 
     def to_dict(self) -> Dict[str, Any]:
-        """The JSON form: every field, the per-card counts as lists; `helper_nodes` and
-        `card_values_complete` only when known."""
+        """The JSON form: every field, the per-card counts as lists; `helper_nodes`,
+        `helper_wait_us` and `card_values_complete` only when known."""
         out: Dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if value is None and f.name in ("helper_nodes", "card_values_complete"):
+            if value is None and f.name in ("helper_nodes", "helper_wait_us",
+                                            "card_values_complete"):
                 continue
             out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
