@@ -229,3 +229,18 @@ def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):
         make_bot(spec)
     assert_input_error(run(["tournament", "-n", "2", "--bots", f"{spec},greedy"]), word)
+
+
+def test_playouts_draw_the_others_cards_from_the_others_model():
+    """In playouts too the other seats draw from `others_net` and our seat from the bot's
+    own network: with the same network as both, the same scores as with one; with two
+    different ones, scores that neither network alone gives."""
+    from solver.learn.model import load_cached as cached
+    view = _views(GameConfig(players=4), 6)[1]
+    mine, theirs = cached(), cached("net-v1.npz")
+    options = NetSearchOptions(4, leaf="playout", prior=0)
+    alone = card_scores(mine, view, options, random.Random(4))
+    assert card_scores(mine, view, options, random.Random(4), mine) == alone
+    mixed = card_scores(mine, view, options, random.Random(4), theirs)
+    assert mixed != alone
+    assert mixed != card_scores(theirs, view, options, random.Random(4))

@@ -214,8 +214,8 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                          for i, (rows, left, _, _) in enumerate(rollouts)],
                         dtype=np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.PLAYOUT:
-        leaf = playouts(net, view, parent, rollouts, rng,
-                        options.depth).reshape(immediate.shape)
+        leaf = playouts(net, view, parent, rollouts, rng, options.depth,
+                        others_net).reshape(immediate.shape)
     means = (immediate + leaf).mean(axis=0)
     if options.prior > 0:
         # the policy's own say: an unlikely card pays prior * -log(its probability)
@@ -227,12 +227,14 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
 
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
              starts: Sequence[Tuple[list, List[List[int]], Sequence[int], Sequence[int]]],
-             rng: Random, depth: int = HAND_SIZE) -> np.ndarray:
+             rng: Random, depth: int = HAND_SIZE,
+             others_net: Optional[PolicyNet] = None) -> np.ndarray:
     """Our bullheads from each start (the rows, every seat's hand, the turn's cards and
     bullheads, just after our candidate turn) to the end of the round, every seat playing
-    the card it samples from the network's policy on its own view; a too-low card takes the
-    cheapest row. After `depth` turns the network's value of our view ends the playout
-    (the rest of the round). All playouts advance together: one batch per turn."""
+    the card it samples from the network's policy on its own view (the other seats from
+    `others_net`'s if given); a too-low card takes the cheapest row. After `depth` turns the
+    network's value of our view ends the playout (the rest of the round). All playouts
+    advance together: one batch per turn."""
     n, seat, count = view.players, view.seat, len(starts)
     size = len(starts[0][1][seat])
     gen = np.random.default_rng(rng.getrandbits(63))
@@ -249,9 +251,14 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     ours = np.zeros(count)
     for step in range(size):
         if tables.size > 1 or step == depth:
-            logits, values = net.forward(encode(tables.views()))
+            encoded = encode(tables.views())
+            logits, values = net.forward(encoded)
             if step == depth:
                 return ours + values.reshape(count, n)[:, seat]
+            if others_net is not None:
+                theirs = others_net.forward(encoded)[0].reshape(count, n, -1)
+                theirs[:, seat] = logits.reshape(count, n, -1)[:, seat]
+                logits = theirs.reshape(count * n, -1)
             index = sample_slots(logits, tables.size, gen).reshape(count, n)
         else:
             index = np.zeros((count, n), dtype=np.int64)
