@@ -244,3 +244,23 @@ def test_playouts_draw_the_others_cards_from_the_others_model():
     mixed = card_scores(mine, view, options, random.Random(4), theirs)
     assert mixed != alone
     assert mixed != card_scores(theirs, view, options, random.Random(4))
+
+
+def test_the_playouts_of_one_world_share_their_random_numbers():
+    """Common random numbers: playouts of one block (`shared` of them, the cards of one
+    world) draw with the same numbers, so identical starts in a block play out identically,
+    where playouts with draws of their own do not."""
+    from solver.learn.search import playouts
+    net = load_cached()
+    view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
+    parent = raw_views([view])
+    starts = []
+    for hands in sample_worlds(view, 2, random.Random(7)):
+        cards = [min(h) for h in hands]
+        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
+        left = [[c for c in h if c != cards[k]] for k, h in enumerate(hands)]
+        starts += [(rows, left, cards, taken)] * 3
+    shared = playouts(net, view, parent, starts, random.Random(1), shared=3)
+    assert shared[0] == shared[1] == shared[2] and shared[3] == shared[4] == shared[5]
+    alone = [playouts(net, view, parent, starts, random.Random(s)) for s in range(3)]
+    assert any(len(set(a[:3])) > 1 for a in alone)

@@ -8,7 +8,7 @@ each hand (hands are kept sorted) in every round by the C rules, a too-low card 
 cheapest row, and returns the bullheads each seat took. `nsearch`'s playouts and the
 self-play games (`selfplay.py`) both advance their rounds with it.
 """
-from typing import List
+from typing import List, Optional
 
 import numpy as np
 
@@ -78,12 +78,13 @@ class Tables:
 
 
 def sample_slots(logits: np.ndarray, size: int, gen: np.random.Generator,
-                 temperature: float = 1.0) -> np.ndarray:
+                 temperature: float = 1.0, u: Optional[np.ndarray] = None) -> np.ndarray:
     """[B] slots drawn from the softmax of each row's first `size` logits / temperature:
     the first slot whose cumulative share passes a uniform draw (clipped: rounding at the
-    top)."""
+    top). `u`: the B uniform draws, when the caller shares them between rows."""
     z = logits[:, :size].astype(np.float64) / temperature
     p = np.exp(z - z.max(axis=1, keepdims=True))
     p /= p.sum(axis=1, keepdims=True)
-    u = gen.random(len(z))
+    if u is None:
+        u = gen.random(len(z))
     return np.minimum((np.cumsum(p, axis=1) < u[:, None]).sum(axis=1), size - 1)

@@ -215,7 +215,7 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                         dtype=np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.PLAYOUT:
         leaf = playouts(net, view, parent, rollouts, rng, options.depth,
-                        others_net).reshape(immediate.shape)
+                        others_net, shared=len(hand)).reshape(immediate.shape)
     means = (immediate + leaf).mean(axis=0)
     if options.prior > 0:
         # the policy's own say: an unlikely card pays prior * -log(its probability)
@@ -228,13 +228,16 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
              starts: Sequence[Tuple[list, List[List[int]], Sequence[int], Sequence[int]]],
              rng: Random, depth: int = HAND_SIZE,
-             others_net: Optional[PolicyNet] = None) -> np.ndarray:
+             others_net: Optional[PolicyNet] = None, shared: int = 1) -> np.ndarray:
     """Our bullheads from each start (the rows, every seat's hand, the turn's cards and
     bullheads, just after our candidate turn) to the end of the round, every seat playing
     the card it samples from the network's policy on its own view (the other seats from
     `others_net`'s if given); a too-low card takes the cheapest row. After `depth` turns the
     network's value of our view ends the playout (the rest of the round). All playouts
-    advance together: one batch per turn."""
+    advance together: one batch per turn. Each block of `shared` consecutive playouts (the
+    cards of one world) draws with the same uniform numbers, seat by seat and turn by turn:
+    common random numbers, so that the differences between the cards are less noisy than
+    the playouts."""
     n, seat, count = view.players, view.seat, len(starts)
     size = len(starts[0][1][seat])
     gen = np.random.default_rng(rng.getrandbits(63))
@@ -259,7 +262,8 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
                 theirs = others_net.forward(encoded)[0].reshape(count, n, -1)
                 theirs[:, seat] = logits.reshape(count, n, -1)[:, seat]
                 logits = theirs.reshape(count * n, -1)
-            index = sample_slots(logits, tables.size, gen).reshape(count, n)
+            u = np.repeat(gen.random((count // shared, 1, n)), shared, axis=1)
+            index = sample_slots(logits, tables.size, gen, u=u.reshape(-1)).reshape(count, n)
         else:
             index = np.zeros((count, n), dtype=np.int64)
         ours += tables.play(index)[:, seat]
