@@ -38,6 +38,11 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline long long micros_since(double start) noexcept nogil:
+    """Whole microseconds from `start` (a now()) until now."""
+    return <long long>((now() - start) * 1e6)
+
+
 cdef inline bint limit_hit(Limits* limits, long long nodes, bint main,
                            bint pooled) noexcept nogil:
     """Must a thread that has searched `nodes` nodes (its own count) stop? `main`: the main

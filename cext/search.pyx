@@ -35,7 +35,7 @@ from node cimport (INF, EPS, TINY, Node, NodeReport, low_for, high_for, guarante
                    guarantee_of_y, support, drop_negligible, prefer_one_card, report_bounds,
                    fill_report)
 from ordering cimport note_killer, strongest, rank_order, order_by_estimate
-from clock cimport now
+from clock cimport now, micros_since
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
                      release_endgame, allocate_workers, release_workers, allocate_log,
                      release_log)
@@ -360,7 +360,7 @@ cdef void* helper_loop(void* arg) noexcept nogil:
     cdef Worker* h = <Worker*>arg
     cdef double idle = now()
     while next_job(&h.handoff):
-        h.stats.wait_us += <long long>((now() - idle) * 1e6)
+        h.stats.wait_us += micros_since(idle)
         if h.job.rp != NULL:
             test_replies(h, &h.job.nd, h.job.rp)
         elif h.job.rw != NULL:
@@ -446,7 +446,7 @@ cdef void join_helpers(Worker* c, Node* nd, Worker** mine, int n, bint stop) noe
         start = now() if atomic_load(&h.handoff.state) != DONE else 0.0
         if wait_done(&h.handoff):             # else withdrawn: the helper did nothing
             if start > 0.0:
-                c.stats.wait_us += <long long>((now() - start) * 1e6)
+                c.stats.wait_us += micros_since(start)
             if nd != NULL:
                 for i in range(nd.k):
                     for j in range(nd.k):
