@@ -1,7 +1,8 @@
 """How fast the network evaluates positions on one core, and how fast the bots that use it
 decide.
 
-    python -m benchmarks.bench_inference [--players 4] [--worlds 16,32,64]   (about 30 s)
+    python -m benchmarks.bench_inference [--players 4] [--worlds 16,32,64] [--bots SPECS]
+                                                                         (about 30 s)
 
 The positions are the card decisions (more than one card in hand) of a few seeded rounds of
 `net` bots. For batches of 1, 64 and 512 of them, positions per second: the whole evaluation
@@ -74,6 +75,8 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11),
                         metavar="2..10")
     parser.add_argument("--worlds", default="16,32,64", help="nsearch's world counts")
+    parser.add_argument("--bots", default="",
+                        help="more bot specs to time, comma-separated")
     parser.add_argument("--seconds", type=float, default=3.0,
                         help="time per bot for the decision rates")
     args = parser.parse_args(argv)
@@ -99,6 +102,7 @@ def main(argv=None) -> None:
                           "positions/s (network alone)", "ms each"], rows))
     print()
     bots = [["net", None]] + [[f"nsearch:worlds={w}", None] for w in worlds]
+    bots += [[spec, None] for spec in args.bots.split(",") if spec]
     for bot in bots:
         player = make_bot(bot[0], seed=0)
         each = cpu_per_call(lambda i: player.choose_card(views[i % len(views)]), args.seconds)

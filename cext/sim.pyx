@@ -568,24 +568,36 @@ cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponent
                       int samples, uint64_t* rng) noexcept nogil:
     """`card`'s mean bullheads this turn on the rows `start` against `opponents` cards drawn
     `samples` times from pool[0..n-1] (reordered in place), a too-low card taking the
-    cheapest row."""
+    cheapest row. Only the drawn cards below `card` are resolved: the higher ones are placed
+    after it and cannot change what it takes."""
     cdef Row table[N_ROWS]
     cdef int played[MAX_PLAYERS]
     cdef int choices[MAX_PLAYERS]
     cdef int taken[MAX_PLAYERS]
-    cdef int k, t
+    cdef int k, t, low, alone
     cdef double total = 0.0
+    for k in range(MAX_PLAYERS):
+        choices[k] = CHEAPEST
+    memcpy(table, start, N_ROWS * sizeof(Row))
+    taken[0] = 0
+    resolve_turn(table, &card, choices, 1, taken)
+    alone = taken[0]                    # what it takes when no drawn card is below it
     for t in range(samples):
         shuffle_prefix(pool, n, opponents, rng)
-        played[0] = card
+        low = 0
         for k in range(opponents):
-            played[k + 1] = pool[k]
-        for k in range(opponents + 1):
-            choices[k] = CHEAPEST
+            if pool[k] < card:
+                played[low] = pool[k]
+                low += 1
+        if low == 0:
+            total += alone
+            continue
+        played[low] = card
+        for k in range(low + 1):
             taken[k] = 0
         memcpy(table, start, N_ROWS * sizeof(Row))
-        resolve_turn(table, played, choices, opponents + 1, taken)
-        total += taken[0]
+        resolve_turn(table, played, choices, low + 1, taken)
+        total += taken[low]
     return total / samples
 
 

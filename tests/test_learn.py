@@ -72,6 +72,7 @@ def test_network_is_deterministic_and_batched():
         assert np.allclose(l1[0], logits[i], atol=1e-5) and np.isclose(v1[0], value[i], atol=1e-4)
     again, _ = net.policy(views)
     assert np.array_equal(again, logits)
+    assert np.array_equal(net.values(encode(raw_views(views))), value)   # the value alone
     assert (logits[1, 3:] < -1e8).all()                 # empty slots never chosen
     assert net.best_cards(views)[1] in HAND[:3]
 

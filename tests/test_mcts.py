@@ -13,7 +13,7 @@ from solver.limits import Limit
 from solver.mcts import Opponents, Policy, Reward, SearchOptions, Selection, SearchPlayer, analyse
 from solver.mcts.player import careful_costs, unseen_pool
 from solver.core.position import Position
-from solver.core.rules import GameConfig, play_turn, fewest_bullheads_chooser
+from solver.core.rules import GameConfig, play_turn, fewest_bullheads_chooser, row_bullheads
 from solver.play.tournament import run_tournament
 
 
@@ -168,6 +168,23 @@ def test_immediate_costs_resolve_the_turn_by_the_rules():
     assert costs == immediate_costs(rows, [11, 5, 31], others, 4, 64, seed=1)
     with pytest.raises(ValueError, match="at most 104 other cards, got 208"):
         immediate_costs(rows, [11], list(range(1, 105)) * 2, 4, 64)
+
+
+def test_immediate_costs_are_the_mean_over_the_others_draws():
+    # every pair of two others' cards, resolved by the Python rules: the sampled mean of
+    # the C routine (which resolves only the cards below the card) converges to it
+    import itertools
+    rows = [[3, 12], [20, 21, 22, 23], [40], [60, 66]]
+    others = [1, 2, 5, 13, 15, 24, 41, 44, 55, 61, 67, 70]
+    for card in (4, 14, 25, 45, 68, 2):
+        pool = [c for c in others if c != card]
+        total = 0
+        pairs = list(itertools.permutations(pool, 2))
+        for a, b in pairs:
+            _, taken = play_turn(rows, [card, a, b], fewest_bullheads_chooser)
+            total += row_bullheads(taken[0])
+        got = immediate_costs(rows, [card], others, 2, 20000, seed=3)[card]
+        assert abs(got - total / len(pairs)) < 0.1, card
 
 
 def test_careful_opponents_are_an_option_of_the_player():

@@ -114,6 +114,9 @@ class Encoded:
     mask: np.ndarray      # [B, 10] bool: a real card in the slot
     table: np.ndarray     # [B, TABLE_FEATURES] float32
 
+    def subset(self, index) -> "Encoded":
+        return Encoded(self.cards[index], self.mask[index], self.table[index])
+
 
 def _cumcount(mask: np.ndarray) -> np.ndarray:
     """[B, 105] bool -> [B, 106] counts: out[:, c] = cards below c in the mask."""

@@ -59,19 +59,35 @@ class PolicyNet:
     def forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
         """(logits [B, 10], empty slots at -1e9; value [B])."""
         w = self.weights
-        mask = x.mask
-        h1 = _relu(x.cards @ w["card_in"] + (x.table @ w["table_in"])[:, None, :] + w["b1"])
+        h2, ctx, mask, k = self._trunk(x)
+        h3 = _relu(h2 @ w["pol_card"] + (ctx @ w["pol_ctx"])[:, None, :] + w["pol_b"])
+        logits = np.full(x.mask.shape, NEG, dtype=np.float32)
+        logits[:, :k] = np.where(mask, (h3 @ w["pol_out"])[..., 0] + w["pol_out_b"][0], NEG)
+        return logits, self._value(ctx)
+
+    def values(self, x: Encoded) -> np.ndarray:
+        """The value [B] alone (the policy head not computed)."""
+        return self._value(self._trunk(x)[1])
+
+    def _trunk(self, x: Encoded):
+        """Each card's vector and the context, on the slots up to the last real card of the
+        batch only (the empty slots after it change nothing: pooling is masked)."""
+        w = self.weights
+        k = int(np.flatnonzero(x.mask.any(axis=0)).max(initial=0)) + 1
+        cards, mask = x.cards[:, :k], x.mask[:, :k]
+        h1 = _relu(cards @ w["card_in"] + (x.table @ w["table_in"])[:, None, :] + w["b1"])
         h2 = _relu(h1 @ w["card_mid"] + w["b2"])
         m = mask[:, :, None].astype(np.float32)
         count = np.maximum(m.sum(axis=1), 1.0)
         mean = (h2 * m).sum(axis=1) / count
         peak = np.where(m > 0, h2, 0.0).max(axis=1)       # h2 >= 0: 0 is a neutral floor
         ctx = _relu(np.concatenate([mean, peak, x.table], axis=1) @ w["ctx_w"] + w["ctx_b"])
-        h3 = _relu(h2 @ w["pol_card"] + (ctx @ w["pol_ctx"])[:, None, :] + w["pol_b"])
-        logits = (h3 @ w["pol_out"])[..., 0] + w["pol_out_b"][0]
-        logits = np.where(mask, logits, NEG).astype(np.float32)
+        return h2, ctx, mask, k
+
+    def _value(self, ctx: np.ndarray) -> np.ndarray:
+        w = self.weights
         value = (_relu(ctx @ w["val_w"] + w["val_b"]) @ w["val_out"])[:, 0] + w["val_out_b"][0]
-        return logits, value.astype(np.float32)
+        return value.astype(np.float32)
 
     def policy(self, views: Sequence[PlayerView]) -> Tuple[np.ndarray, np.ndarray]:
         """For B card decisions: (logits [B, 10] over each hand in ascending order, empty

@@ -206,7 +206,7 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                 rollouts.append((rows, left, cards, taken))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
-        _, values = net.forward(encode(next_views(view, parent, nexts)))
+        values = net.values(encode(next_views(view, parent, nexts)))
         leaf = values.astype(np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.ROLLOUT:
         seed = rng.getrandbits(63)
@@ -252,16 +252,20 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     tables = Tables(n, view.config.deck, view.turn + 1, [r for r, _, _, _ in starts], hands,
                     seen, penalties, scores)
     ours = np.zeros(count)
+    mine = np.arange(count) * n + seat              # our seat's rows in a batch of every seat
     for step in range(size):
-        if tables.size > 1 or step == depth:
+        if step == depth:
+            return ours + net.values(encode(tables.views().subset(mine)))
+        if tables.size > 1:
             encoded = encode(tables.views())
-            logits, values = net.forward(encoded)
-            if step == depth:
-                return ours + values.reshape(count, n)[:, seat]
-            if others_net is not None:
-                theirs = others_net.forward(encoded)[0].reshape(count, n, -1)
-                theirs[:, seat] = logits.reshape(count, n, -1)[:, seat]
-                logits = theirs.reshape(count * n, -1)
+            if others_net is None:
+                logits = net.forward(encoded)[0]
+            else:
+                theirs = np.ones(count * n, dtype=bool)
+                theirs[mine] = False
+                logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
+                logits[mine] = net.forward(encoded.subset(mine))[0]
+                logits[theirs] = others_net.forward(encoded.subset(theirs))[0]
             u = np.repeat(gen.random((count // shared, 1, n)), shared, axis=1)
             index = sample_slots(logits, tables.size, gen, u=u.reshape(-1)).reshape(count, n)
         else:
