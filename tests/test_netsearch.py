@@ -12,8 +12,9 @@ from solver.errors import ConfigError
 from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import raw_views
-from solver.learn.search import (Leaf, NetSearchOptions, card_scores, next_views,
-                                 others_cards, others_views, sample_worlds)
+from solver.learn.search import (Leaf, NetSearchOptions, believed_worlds, card_scores,
+                                 log_likelihoods, next_views, others_cards, others_views,
+                                 sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import assert_input_error, run
@@ -224,6 +225,7 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:depth=11", "depth"),
                                         ("nsearch:temperature=0", "temperature"),
                                         ("nsearch:prior=-1", "prior"),
+                                        ("nsearch:belief=-2", "belief"),
                                         ("nsearch:rows=cheap", "rows")])
 def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):
@@ -264,3 +266,46 @@ def test_the_playouts_of_one_world_share_their_random_numbers():
     assert shared[0] == shared[1] == shared[2] and shared[3] == shared[4] == shared[5]
     alone = [playouts(net, view, parent, starts, random.Random(s)) for s in range(3)]
     assert any(len(set(a[:3])) > 1 for a in alone)
+
+
+def _slow_log_likelihood(net, view, hands):
+    """The same sum, one PlayerView per earlier turn and other seat, rows replayed by the
+    Python rules with the row choices the table saw."""
+    rows = [list(r) for r in view.start_rows]
+    penalties = [0] * view.players
+    total = 0.0
+    for t, cards in enumerate(view.played):
+        for k in range(view.players):
+            if k == view.seat:
+                continue
+            held = sorted(hands[k] + tuple(view.played[u][k]
+                                           for u in range(t, len(view.played))))
+            past = PlayerView(view.config, k, tuple(map(tuple, rows)), tuple(held),
+                              view.start_rows, view.played[:t], tuple(penalties),
+                              view.scores, t, row_choices=view.row_choices[:t])
+            logits, _ = net.policy([past])
+            z = logits[0, :len(held)].astype(np.float64)
+            total += z[held.index(cards[k])] - np.log(np.exp(z - z.max()).sum()) - z.max()
+        choices = view.row_choices[t]
+        rows, taken = play_turn(rows, cards, lambda k, _rows, _card: choices[k])
+        penalties = [p + row_bullheads(c) for p, c in zip(penalties, taken)]
+    return total
+
+
+@pytest.mark.parametrize("config", [GameConfig(players=3), GameConfig(players=5)], ids=str)
+def test_worlds_are_weighed_by_the_others_past_play(config):
+    """The batched likelihood of each world equals the slow one; believed worlds are worlds
+    of the candidates (consistent with the view) and favour the likelier ones."""
+    net = load_cached("net-v1.npz")
+    for view in _views(config, 9)[2:-1:3]:
+        worlds = sample_worlds(view, 4, random.Random(3))
+        got = log_likelihoods(net, view, worlds)
+        assert np.allclose(got, [_slow_log_likelihood(net, view, w) for w in worlds],
+                           atol=1e-3)
+        pool = sample_worlds(view, 64, random.Random(8))
+        picked = believed_worlds(net, view, 64, 64, random.Random(8), power=1.0)
+        assert set(picked) <= set(pool) and len(picked) == 64
+        ll = dict(zip(pool, log_likelihoods(net, view, pool)))
+        assert np.mean([ll[w] for w in picked]) > np.mean(list(ll.values()))
+    first = _views(config, 9)[0]
+    assert (log_likelihoods(net, first, sample_worlds(first, 3, random.Random(1))) == 0).all()

@@ -3,7 +3,9 @@
 For a card decision with more than one card in hand:
 
 1. `worlds` times, deal the cards the seat has not seen to the other hands (uniformly, the
-   right hand sizes: a world consistent with what the seat knows);
+   right hand sizes: a world consistent with what the seat knows); with `belief` = C, draw
+   them instead from C such deals, each weighed by how likely the others' model makes the
+   cards every other seat played this round, from its hands of that world (tempered);
 2. in each world every other seat picks its card by sampling the network's policy on its own
    view of that world (its hand, the public table), all views of all worlds in one batch. The
    others' cards are drawn once per world and reused for every candidate card of ours: the
@@ -44,6 +46,7 @@ from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
+BELIEF_POWER = 0.5      # the likelihood's tempering in believed_worlds
 
 Hands = Tuple[Tuple[int, ...], ...]      # one world: every seat's hand (ours as it is)
 
@@ -78,6 +81,7 @@ class NetSearchOptions:
     depth: int = HAND_SIZE     # Leaf.PLAYOUT: turns played out before the value head
     temperature: float = 1.0   # of the others' cards drawn from the policy
     prior: float = 0.0         # bullheads per nat of -log(policy) added to a card's score
+    belief: int = 0            # candidate worlds weighed by the others' past plays (0: off)
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
@@ -88,6 +92,8 @@ class NetSearchOptions:
             raise ConfigError(f"temperature must be 0.01..100, got {self.temperature}")
         if not 0 <= self.prior <= 100:
             raise ConfigError(f"prior must be 0..100, got {self.prior}")
+        if not (self.belief == 0 or 1 <= self.belief <= MAX_WORLDS):
+            raise ConfigError(f"belief must be 0 (off) or 1..{MAX_WORLDS}, got {self.belief}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
 
@@ -106,6 +112,66 @@ def sample_worlds(view: PlayerView, worlds: int, rng: Random) -> List[Hands]:
             hands[k] = tuple(sorted(drawn[i * size:(i + 1) * size]))
         out.append(tuple(hands))
     return out
+
+
+def past_views(view: PlayerView) -> Tuple[RawViews, List[Tuple[int, int]]]:
+    """Every other seat's raw view at each earlier turn of the round (turn by turn, seats in
+    order), its hand left empty, and the (turn, seat) of each: the moments whose plays say
+    something about the hidden hands. The rows and penalties are replayed from the start
+    rows, the cards and the row choices the whole table saw."""
+    rows = [list(r) for r in view.start_rows]
+    penalties = [0] * view.players
+    views, moments = [], []
+    for t, cards in enumerate(view.played):
+        for k in range(view.players):
+            if k != view.seat:
+                views.append(PlayerView(view.config, k, tuple(map(tuple, rows)), (),
+                                        view.start_rows, view.played[:t], tuple(penalties),
+                                        view.scores, t, row_choices=view.row_choices[:t]))
+                moments.append((t, k))
+        choices = view.row_choices[t] if t < len(view.row_choices) else (None,) * len(cards)
+        rows, taken = c_play_turn(rows, list(cards), list(choices))
+        penalties = [a + b for a, b in zip(penalties, taken)]
+    return raw_views(views), moments
+
+
+def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -> np.ndarray:
+    """[W]: for each world, the log-probability under `net`'s policy of the cards every other
+    seat played this round, each from its hand of that moment in that world (its hand now and
+    the cards it played since): how well the world explains the others' play."""
+    if not view.played or not worlds:
+        return np.zeros(len(worlds))
+    base, moments = past_views(view)
+    count = len(worlds) * len(moments)
+    raw = RawViews(**_repeat(base, len(worlds)))     # world by world, the moments in order
+    raw = raw.subset(np.arange(count).reshape(len(moments), len(worlds)).T.reshape(-1))
+    slots = np.zeros(count, dtype=np.int64)
+    i = 0
+    for hands in worlds:
+        for t, k in moments:
+            cards = sorted(hands[k] + tuple(view.played[u][k]
+                                            for u in range(t, len(view.played))))
+            raw.hand[i, :len(cards)] = cards
+            slots[i] = cards.index(view.played[t][k])
+            i += 1
+    logits, _ = net.forward(encode(raw))
+    z = logits.astype(np.float64)
+    z -= z.max(axis=1, keepdims=True)
+    chosen = z[np.arange(count), slots] - np.log(np.exp(z).sum(axis=1))
+    return chosen.reshape(len(worlds), len(moments)).sum(axis=1)
+
+
+def believed_worlds(net: PolicyNet, view: PlayerView, worlds: int, candidates: int,
+                    rng: Random, power: float = BELIEF_POWER) -> List[Hands]:
+    """`worlds` deals drawn (systematic resampling) from `candidates` uniform ones, each
+    weighed by its likelihood of the others' play to the power `power` (below 1: tempered,
+    the model of the others is not exact)."""
+    pool = sample_worlds(view, candidates, rng)
+    ll = power * log_likelihoods(net, view, pool)
+    w = np.exp(ll - ll.max())
+    edges = np.cumsum(w / w.sum())
+    picks = np.searchsorted(edges, (rng.random() + np.arange(worlds)) / worlds)
+    return [pool[min(i, len(pool) - 1)] for i in picks]
 
 
 def _relative_rows(values: Sequence[int], players: int) -> np.ndarray:
@@ -182,7 +248,10 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     """Each card of the hand's mean score over the sampled worlds (lower is better).
     `others_net`: the network whose policy draws the others' cards (default `net`)."""
     hand = tuple(sorted(view.hand))
-    worlds = sample_worlds(view, options.worlds, rng)
+    if options.belief:
+        worlds = believed_worlds(others_net or net, view, options.worlds, options.belief, rng)
+    else:
+        worlds = sample_worlds(view, options.worlds, rng)
     parent = raw_views([view])
     picks = others_cards(others_net or net, view, worlds, rng, parent, options.temperature)
     n, seat = view.players, view.seat

@@ -302,9 +302,11 @@ class NetSearchBot(NetBot):
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
-                 temperature: float = 1.0, prior: float = 2.0, others: str = ""):
+                 temperature: float = 1.0, prior: float = 2.0, others: str = "",
+                 belief: int = 0):
         super().__init__(seed, weights, rows)
-        self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior)
+        self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
+                                        belief)
         # the others' model: another network's policy (a file, or a shipped name)
         self.others_net = load_cached(others) if others else None
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
@@ -346,7 +348,8 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
-                "depth": int, "temperature": float, "prior": float, "others": str},
+                "depth": int, "temperature": float, "prior": float, "others": str,
+                "belief": int},
 }
 OPTION_NAMES = {"exact": "exact_handover"}
 
