@@ -568,13 +568,16 @@ cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponent
                       int samples, uint64_t* rng) noexcept nogil:
     """`card`'s mean bullheads this turn on the rows `start` against `opponents` cards drawn
     `samples` times from pool[0..n-1] (reordered in place), a too-low card taking the
-    cheapest row. Only the drawn cards below `card` are resolved: the higher ones are placed
-    after it and cannot change what it takes."""
+    cheapest row. Only the drawn cards below `card` can change what it takes (the higher
+    ones are placed after it). When neither `card` nor any of those is too low, the ones
+    below its row's end go to other rows, and the ones above it (the gap) onto its row, in
+    ascending order: only that row is followed. Otherwise the turn is resolved."""
     cdef Row table[N_ROWS]
     cdef int played[MAX_PLAYERS]
     cdef int choices[MAX_PLAYERS]
     cdef int taken[MAX_PLAYERS]
-    cdef int k, t, low, alone
+    cdef int gap[MAX_PLAYERS]
+    cdef int k, j, t, low, alone, x, row, lowest, end, length, bulls, in_gap, fast
     cdef double total = 0.0
     for k in range(MAX_PLAYERS):
         choices[k] = CHEAPEST
@@ -582,22 +585,51 @@ cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponent
     taken[0] = 0
     resolve_turn(table, &card, choices, 1, taken)
     alone = taken[0]                    # what it takes when no drawn card is below it
+    row = target_row(start, card)
+    lowest = start[0].cards[start[0].length - 1]
+    for k in range(1, N_ROWS):
+        lowest = min(lowest, start[k].cards[start[k].length - 1])
+    end = start[row].cards[start[row].length - 1] if row >= 0 else 0
     for t in range(samples):
         shuffle_prefix(pool, n, opponents, rng)
         low = 0
+        in_gap = 0
+        fast = row >= 0
         for k in range(opponents):
-            if pool[k] < card:
-                played[low] = pool[k]
+            x = pool[k]
+            if x < card:
+                played[low] = x
                 low += 1
+                if x < lowest:
+                    fast = 0
+                elif x > end:
+                    j = in_gap                  # insertion: the gap ascending
+                    while j > 0 and gap[j - 1] > x:
+                        gap[j] = gap[j - 1]
+                        j -= 1
+                    gap[j] = x
+                    in_gap += 1
         if low == 0:
             total += alone
-            continue
-        played[low] = card
-        for k in range(low + 1):
-            taken[k] = 0
-        memcpy(table, start, N_ROWS * sizeof(Row))
-        resolve_turn(table, played, choices, low + 1, taken)
-        total += taken[low]
+        elif fast:
+            length = start[row].length
+            bulls = start[row].bulls
+            for j in range(in_gap):
+                if length == ROW_LIMIT:         # the 6th card takes the row
+                    length = 1
+                    bulls = bullheads(gap[j])
+                else:
+                    length += 1
+                    bulls += bullheads(gap[j])
+            if length == ROW_LIMIT:
+                total += bulls
+        else:
+            played[low] = card
+            for k in range(low + 1):
+                taken[k] = 0
+            memcpy(table, start, N_ROWS * sizeof(Row))
+            resolve_turn(table, played, choices, low + 1, taken)
+            total += taken[low]
     return total / samples
 
 
