@@ -10,8 +10,8 @@ the whole run is deterministic and two candidates can be compared round by round
 (`--rounds-json` keeps the per-round results).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE] [--compare FILE]
-                                                             (from the repository root)
+        [--rounds 1000] [--first 0] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE]
+        [--compare FILE]                                     (from the repository root)
     python -m benchmarks.bench_paired --from-json FILE [--compare FILE]
                                       (the summary of a saved run, and two runs round by round)
 
@@ -98,6 +98,9 @@ def main(argv=None) -> None:
     parser.add_argument("--bot", help="the candidate, a bot spec")
     parser.add_argument("--base", default="sampler", help="the baseline bot (default sampler)")
     parser.add_argument("--rounds", type=int, default=1000)
+    parser.add_argument("--first", type=int, default=0,
+                        help="the index of the first deal (to extend an earlier run: its files"
+                             " for --reuse-base and --compare are read from this deal on)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--rounds-json", default=None, help="write the per-round results")
     parser.add_argument("--reuse-base", default=None, metavar="FILE",
@@ -125,16 +128,18 @@ def main(argv=None) -> None:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
     except ValueError as error:
         parser.error(str(error))
-    if args.rounds < 2 or args.jobs < 1:
-        parser.error("--rounds must be at least 2 and --jobs at least 1")
+    if args.rounds < 2 or args.jobs < 1 or args.first < 0:
+        parser.error("--rounds must be at least 2, --jobs at least 1, --first at least 0")
+    first, last = args.first, args.first + args.rounds
     known: List[Optional[int]] = [None] * args.rounds
     if args.reuse_base:
-        with open(args.reuse_base) as inp:
-            earlier = json.load(inp)
-        if len(earlier) < args.rounds:
-            parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --rounds")
-        known = [b for _, b in earlier[:args.rounds]]
-    tasks = [(args.players, args.bot, args.base, i, known[i]) for i in range(args.rounds)]
+        earlier = load_rounds(parser, args.reuse_base)
+        if len(earlier) < last:
+            parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --first +"
+                         " --rounds")
+        known = [b for _, b in earlier[first:last]]
+    tasks = [(args.players, args.bot, args.base, first + i, known[i])
+             for i in range(args.rounds)]
     with multiprocessing.Pool(args.jobs) as pool:
         timed = pool.map(paired_round, tasks, chunksize=1)
     results = [(c, b) for c, b, _, _, _ in timed]
@@ -150,7 +155,7 @@ def main(argv=None) -> None:
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
           f" {ms:.2f} ms per card decision ({cpu_ms:.2f} ms of CPU)")
-    compare(parser, results, args.compare)
+    compare(parser, results, args.compare, first)
 
 
 def load_rounds(parser, path: str) -> list:
@@ -165,11 +170,12 @@ def load_rounds(parser, path: str) -> list:
     return rounds
 
 
-def compare(parser, results, path: Optional[str]) -> None:
-    """This run's candidate less the candidate of the run saved at `path`, round by round."""
+def compare(parser, results, path: Optional[str], first: int = 0) -> None:
+    """This run's candidate less the candidate of the run saved at `path` (from its deal
+    `first` on), round by round."""
     if not path:
         return
-    other = load_rounds(parser, path)[:len(results)]
+    other = load_rounds(parser, path)[first:first + len(results)]
     if len(other) < 2:
         parser.error(f"{path} has fewer than 2 rounds")
     mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in zip(results, other)])

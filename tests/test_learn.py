@@ -363,3 +363,19 @@ def test_paired_benchmark_reads_saved_runs(tmp_path, capsys):
     assert stop.value.code == 2
     with pytest.raises(SystemExit):
         paired([])
+
+
+def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
+    """--first K plays deals K.. with the baseline rounds and the comparison read from deal
+    K of the saved files: the same results as those deals in a run from deal 0."""
+    from benchmarks.bench_paired import main as paired
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    spec = ["--players", "3", "--bot", "greedy", "--base", "random", "--jobs", "1"]
+    paired(spec + ["--rounds", "4", "--rounds-json", str(whole)])
+    paired(spec + ["--rounds", "2", "--first", "2", "--reuse-base", str(whole),
+                   "--compare", str(whole), "--rounds-json", str(part)])
+    assert json.loads(part.read_text()) == json.loads(whole.read_text())[2:]
+    assert "round by round: +0.00 ± 0.00 (2 rounds)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        paired(spec + ["--rounds", "4", "--first", "1", "--reuse-base", str(whole)])
+    assert stop.value.code == 2
