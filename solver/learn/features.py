@@ -125,8 +125,10 @@ def _cumcount(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def encode(raw: RawViews) -> Encoded:
-    """The network's input for a batch (numpy, no Python loop over the batch)."""
+def encode(raw: RawViews, cost_samples: int = COST_SAMPLES) -> Encoded:
+    """The network's input for a batch (numpy, no Python loop over the batch).
+    `cost_samples`: draws for the sampled cost feature (fewer: cheaper and noisier than what
+    the network was trained on)."""
     b = len(raw)
     hand = raw.hand.astype(np.int64)
     mask = hand > 0
@@ -192,7 +194,7 @@ def encode(raw: RawViews) -> Encoded:
     f[..., 13] = rank / HAND_SIZE
     f[..., 14] = tl * low_unseen / n_unseen          # others' cards that are lower still
     f[..., 15] = ok * (t_len == ROW_LIMIT)
-    f[..., 16] = _sampled_costs(raw, unseen) / ROW_SCALE
+    f[..., 16] = _sampled_costs(raw, unseen, cost_samples) / ROW_SCALE
     f *= mask[:, :, None]
 
     order = np.argsort(ends, axis=1, kind="stable")                    # rows by their end
@@ -210,11 +212,11 @@ def encode(raw: RawViews) -> Encoded:
     return Encoded(f, mask, g)
 
 
-def _sampled_costs(raw: RawViews, unseen: np.ndarray) -> np.ndarray:
+def _sampled_costs(raw: RawViews, unseen: np.ndarray, samples: int) -> np.ndarray:
     """[B, 10]: each card's mean bullheads this turn against random unseen cards of the
     others (a too-low card takes the cheapest row), by the C rules (`immediate_costs` of
     every view, in one call); a fixed seed, so the same view always gives the same numbers."""
-    return sampled_costs(raw.rows, raw.hand, unseen, raw.players, COST_SAMPLES)
+    return sampled_costs(raw.rows, raw.hand, unseen, raw.players, samples)
 
 
 def _binomial_tail(n: np.ndarray, p: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -47,6 +47,7 @@ from .model import PolicyNet
 
 MAX_WORLDS = 4096
 BELIEF_POWER = 0.5      # the likelihood's tempering in believed_worlds
+BELIEF_COST_SAMPLES = 32   # the sampled cost feature of the past views, a quarter of the draws
 
 Hands = Tuple[Tuple[int, ...], ...]      # one world: every seat's hand (ours as it is)
 
@@ -154,7 +155,7 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
             raw.hand[i, :len(cards)] = cards
             slots[i] = cards.index(view.played[t][k])
             i += 1
-    logits, _ = net.forward(encode(raw))
+    logits, _ = net.forward(encode(raw, BELIEF_COST_SAMPLES))
     z = logits.astype(np.float64)
     z -= z.max(axis=1, keepdims=True)
     chosen = z[np.arange(count), slots] - np.log(np.exp(z).sum(axis=1))
