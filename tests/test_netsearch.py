@@ -55,6 +55,14 @@ def test_plays_legal_rounds(config):
     assert len(result.record["turns"]) == 10
 
 
+@pytest.mark.parametrize("config", [GameConfig(players=10), GameConfig.variant(2)], ids=str)
+def test_plays_legal_rounds_with_belief(config):
+    bots = [make_bot(FAST + ":belief=6:others=net-v1.npz", seed=k)
+            for k in range(config.players)]
+    result = play_round(config, bots, random.Random(config.players))
+    assert len(result.record["turns"]) == 10
+
+
 def test_is_deterministic_for_a_seed():
     config = GameConfig(players=4)
     records = [play_round(config, [make_bot(FAST, seed=f"s{k}") for k in range(4)],
