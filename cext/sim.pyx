@@ -45,7 +45,8 @@ from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
-                    target_row, resolve_turn, splitmix64, random_below, load_rows, dump_rows)
+                    row_end, target_row, resolve_turn, splitmix64, random_below, load_rows,
+                    dump_rows)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
 from tree cimport Arm, Tree, mix64, arm_key, table_slot, tree_init, tree_free, tree_arm, tree_child
@@ -586,10 +587,10 @@ cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponent
     resolve_turn(table, &card, choices, 1, taken)
     alone = taken[0]                    # what it takes when no drawn card is below it
     row = target_row(start, card)
-    lowest = start[0].cards[start[0].length - 1]
+    lowest = row_end(&start[0])
     for k in range(1, N_ROWS):
-        lowest = min(lowest, start[k].cards[start[k].length - 1])
-    end = start[row].cards[start[row].length - 1] if row >= 0 else 0
+        lowest = min(lowest, row_end(&start[k]))
+    end = row_end(&start[row]) if row >= 0 else 0
     for t in range(samples):
         shuffle_prefix(pool, n, opponents, rng)
         low = 0

@@ -144,8 +144,7 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
         return np.zeros(len(worlds))
     base, moments = past_views(view)
     count = len(worlds) * len(moments)
-    raw = RawViews(**_repeat(base, len(worlds)))     # world by world, the moments in order
-    raw = raw.subset(np.arange(count).reshape(len(moments), len(worlds)).T.reshape(-1))
+    raw = base.subset(np.tile(np.arange(len(moments)), len(worlds)))   # world by world
     slots = np.zeros(count, dtype=np.int64)
     i = 0
     for hands in worlds:
@@ -156,10 +155,15 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
             slots[i] = cards.index(view.played[t][k])
             i += 1
     logits, _ = net.forward(encode(raw, BELIEF_COST_SAMPLES))
-    z = logits.astype(np.float64)
-    z -= z.max(axis=1, keepdims=True)
-    chosen = z[np.arange(count), slots] - np.log(np.exp(z).sum(axis=1))
+    chosen = log_softmax(logits)[np.arange(count), slots]
     return chosen.reshape(len(worlds), len(moments)).sum(axis=1)
+
+
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row's log-probabilities (float64; empty slots at -1e9 get none)."""
+    z = logits.astype(np.float64)
+    z = z - z.max(axis=-1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
 def believed_worlds(net: PolicyNet, view: PlayerView, worlds: int, candidates: int,
@@ -249,12 +253,13 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     """Each card of the hand's mean score over the sampled worlds (lower is better).
     `others_net`: the network whose policy draws the others' cards (default `net`)."""
     hand = tuple(sorted(view.hand))
+    model = others_net or net                       # of the other seats
     if options.belief:
-        worlds = believed_worlds(others_net or net, view, options.worlds, options.belief, rng)
+        worlds = believed_worlds(model, view, options.worlds, options.belief, rng)
     else:
         worlds = sample_worlds(view, options.worlds, rng)
     parent = raw_views([view])
-    picks = others_cards(others_net or net, view, worlds, rng, parent, options.temperature)
+    picks = others_cards(model, view, worlds, rng, parent, options.temperature)
     n, seat = view.players, view.seat
     immediate = np.zeros((len(worlds), len(hand)))
     nexts = []
@@ -290,8 +295,7 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     if options.prior > 0:
         # the policy's own say: an unlikely card pays prior * -log(its probability)
         logits, _ = net.forward(encode(parent))
-        z = logits[0, :len(hand)].astype(np.float64)
-        means -= options.prior * (z - z.max() - np.log(np.exp(z - z.max()).sum()))
+        means += options.prior * -log_softmax(logits[0, :len(hand)])
     return {card: float(means[j]) for j, card in enumerate(hand)}
 
 
@@ -323,6 +327,8 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
                     seen, penalties, scores)
     ours = np.zeros(count)
     mine = np.arange(count) * n + seat              # our seat's rows in a batch of every seat
+    theirs = np.ones(count * n, dtype=bool)
+    theirs[mine] = False
     for step in range(size):
         if step == depth:
             return ours + net.values(encode(tables.views().subset(mine)))
@@ -331,8 +337,6 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
             if others_net is None:
                 logits = net.forward(encoded)[0]
             else:
-                theirs = np.ones(count * n, dtype=bool)
-                theirs[mine] = False
                 logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
                 logits[mine] = net.forward(encoded.subset(mine))[0]
                 logits[theirs] = others_net.forward(encoded.subset(theirs))[0]
