@@ -2,21 +2,28 @@
 
 `advise(position, ...)` dispatches on the kind of position (`uses_exact_solver`): 2 players
 with both hands visible go to the exact solver (`exact_advice`); any other position (a hidden
-hand, 3+ players) goes to `hidden_advice`, the search player's estimates for the viewer's
-cards (`solver.mcts.analyse`). Every advice is a dict (`--json`); `text.advice` words it.
+hand, 3+ players) goes to a player for the viewer's cards: by default the `belief` bot (the
+network search, `network_advice`), or the search player (`hidden_advice`,
+`solver.mcts.analyse`) when asked for, given a budget of iterations or seconds, or when
+another hand than the viewer's is visible (the network search sees only its own). Every
+advice is a dict (`--json`); `text.advice` words it.
 """
 import math
+import time
 from typing import Dict, List, Optional
 
+from .core.player import PlayerView
 from .core.position import Position
-from .core.rules import row_bullheads
-from .errors import SearchLimitError
+from .core.rules import GameConfig, row_bullheads
+from .errors import ConfigError, SearchLimitError, quote
 from .exact import Engine, Solution
 from .limits import Limit
 from .mcts import SearchOptions, analyse, root_strategies
-from .mcts.player import viewer_of
+from .mcts.player import checked_pool, viewer_of
 
 SAME_VALUE = 1e-9
+DEFAULT_PLAYER = "belief"               # of a hidden hand: measured in docs/search-player.md
+NETWORK_PLAYERS = ("belief", "nsearch")  # bots whose cards network_advice can score
 DEFAULT_SEARCH_ITERATIONS = 100_000     # about 1 s at 4 players on one core
 PROVISIONAL_FROM = 9                    # cards a hand: the exact solve takes a minute or more
 PROVISIONAL_ITERATIONS = 200_000        # about 1 s: the search player's regret matching
@@ -35,13 +42,81 @@ def provisional_strategies(position: Position):
 
 
 def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,
-           threads: int = 1, seed: int = 0, jobs: int = 1, progress=None) -> dict:
-    """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`) or the search's
-    (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`); `progress` is
-    the exact solver's or `analyse`'s callback accordingly."""
+           threads: int = 1, seed: int = 0, jobs: int = 1, progress=None,
+           player: Optional[str] = None) -> dict:
+    """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`), or for a hidden
+    hand `player`'s: a `belief` or `nsearch` spec (`seed`), or "mcts", the search player
+    (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`). Without `player`:
+    "mcts" when `limit` sets a budget or another hand than the viewer's is visible, else
+    `DEFAULT_PLAYER`. `progress` is the exact solver's or `analyse`'s callback."""
     if uses_exact_solver(position):
         return exact_advice(position, limit, tt_mb, threads, progress)
-    return hidden_advice(position, limit, seed, jobs, progress)
+    if player is None:
+        budget = limit is not None and (limit.iterations is not None or limit.seconds is not None)
+        player = "mcts" if budget or others_visible(position) else DEFAULT_PLAYER
+    if player == "mcts":
+        return hidden_advice(position, limit, seed, jobs, progress)
+    return network_advice(position, player, seed)
+
+
+def others_visible(position: Position) -> bool:
+    viewer = viewer_of(position)
+    return any(h is not None for k, h in enumerate(position.hands) if k != viewer)
+
+
+# the network search's advice ----------------------------------------------------------------
+def position_view(position: Position, seat: int) -> PlayerView:
+    """Seat `seat`'s view of a position given without its history: its rows stand as the
+    round's start, its `played` cards are out of play, no earlier turn is known (so a
+    belief over the hidden hands has nothing to weigh: every deal of the unseen cards is
+    as likely)."""
+    rows = tuple(tuple(r) for r in position.rows)
+    scores = position.extra.get("scores")
+    return PlayerView(GameConfig(players=position.players, deck=position.deck), seat, rows,
+                      tuple(sorted(position.hands[seat])), rows, (), tuple(position.penalties),
+                      tuple(scores) if scores else (), 10 - position.hand_size,
+                      out_of_play=tuple(position.played))
+
+
+def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
+    """The viewer's cards as a network-search bot (`belief`, `nsearch`) scores them: the
+    bullheads expected from now to the end of the round (mean over its worlds, with a 95%
+    interval of that mean), the policy's probability and the score the bot plays by (the
+    least; ties: the lower card), best first. `play` is the bot's card."""
+    from .learn.search import analyse_cards
+    from .play.bots import make_bot, parse_bot_spec
+    name, _ = parse_bot_spec(spec)
+    if name not in NETWORK_PLAYERS:
+        raise ConfigError(f"bot {quote(spec)} cannot advise: use belief, nsearch or mcts")
+    if others_visible(position):
+        raise ConfigError(f"bot {quote(spec)} sees only the viewer's hand: hide the other"
+                          " hands (null) or use mcts")
+    viewer = viewer_of(position)
+    bot = make_bot(spec, seed)
+    options = bot.options
+    advice = {"position": position.to_text(), "method": "network", "player": spec,
+              "viewer": viewer + 1, "play": None, "cards": [], "worlds": options.worlds,
+              "candidates": options.belief, "seconds": 0.0, "seed": seed}
+    hand = position.hands[viewer]
+    if not hand:
+        return advice                                   # the round is over
+    checked_pool(position)
+    view = position_view(position, viewer)
+    start = time.perf_counter()
+    if len(hand) == 1:
+        cards = []
+    else:
+        cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net)
+        cards.sort(key=lambda e: (round(e.score, 9), e.card))
+    margin = [1.96 * e.spread / math.sqrt(options.worlds) for e in cards]
+    # estimates over a few worlds: 6 decimals say all they know, the same on any machine
+    advice.update(play=cards[0].card if cards else hand[0],
+                  seconds=time.perf_counter() - start,
+                  cards=[{"card": e.card, "expected_bullheads": round(e.expected, 6),
+                          "ci95": [round(e.expected - m, 6), round(e.expected + m, 6)],
+                          "probability": round(e.probability, 6), "score": round(e.score, 6)}
+                         for e, m in zip(cards, margin)])
+    return advice
 
 
 # search advice (hidden hands, 3+ players) ---------------------------------------------------

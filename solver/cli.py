@@ -300,8 +300,9 @@ class TerminalPlayer(Player):
 
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), default=4, show_default=True)
-@click.option("--bots", default="greedy", show_default=True,
-              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy).")
+@click.option("--bots", default="belief", show_default=True,
+              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy; belief"
+                   " is the strongest measured).")
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
 @click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
@@ -754,8 +755,8 @@ def check_options_apply(exact: bool, given: dict) -> None:
     """Refuse an option of the other method: the exact solver's limits on a position that goes
     to the search, or a search budget on one that goes to the exact solver."""
     if exact:
-        wrong = [name for name in ("--iterations", "--seconds", "--seed", "--jobs")
-                 if given[name] is not None]
+        wrong = [name for name in ("--iterations", "--seconds", "--seed", "--jobs", "--bot")
+                 if given.get(name) is not None]
         why = "the exact solver answers this position (2 players, both hands visible)"
     else:
         wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads",
@@ -777,18 +778,25 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
+@click.option("--bot", default=None, metavar="SPEC",
+              help="The player of a hidden hand: belief (the default), belief:OPTIONS or"
+                   " nsearch:OPTIONS (docs/search-player.md), or mcts, the search player (the"
+                   " default with --iterations, --seconds or --jobs, or when another hand is"
+                   " visible).")
 def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, iterations,
-         seconds, seed, jobs):
+         seconds, seed, jobs, bot):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
     probabilities, what each other card costs, and which row to take with a card lower than
     every row end (limits: --max-nodes, --time-limit, --tt-size; --threads N for N cores).
 
-    A hidden hand (null or ?) or 3+ players: the search player, for the viewer (the
-    position's `viewer` key, else the first visible hand): each card with the bullheads it
-    is expected to cost to the end of the round and a 95% interval, best first (budget:
-    --iterations or --seconds; --seed, --jobs). A progress bar shows on a terminal.
+    A hidden hand (null or ?) or 3+ players: for the viewer (the position's `viewer` key,
+    else the first visible hand), each card with the bullheads it is expected to cost to the
+    end of the round and a 95% interval, best first: by the `belief` bot (a search with the
+    learned networks, a fraction of a second; --seed), or by the search player with
+    --bot mcts (budget: --iterations or --seconds; --seed, --jobs; a progress bar shows on a
+    terminal).
 
     \b
     Examples:
@@ -803,7 +811,14 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
-                                "--threads": threads, "--exact-only": exact_only})
+                                "--threads": threads, "--exact-only": exact_only,
+                                "--bot": bot})
+    if bot is not None and bot.strip() != "mcts":
+        wrong = [name for name, value in (("--iterations", iterations), ("--seconds", seconds),
+                                          ("--jobs", jobs)) if value is not None]
+        if wrong:
+            raise errors.NimmtError(f"{', '.join(wrong)} cannot be used with --bot"
+                                    f" {errors.quote(bot)}: they are the budget of --bot mcts")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
         advice = with_progress(game, exact_only, lambda progress: advise(game, limit, tt_mb=tt_mb,
@@ -812,7 +827,8 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
         progress = SearchProgress()
         try:
             advice = advise(game, Limit(iterations=iterations, seconds=seconds),
-                            seed=seed or 0, jobs=jobs or 1, progress=progress)
+                            seed=seed or 0, jobs=jobs or 1, progress=progress,
+                            player="mcts" if jobs is not None else (bot and bot.strip()))
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))

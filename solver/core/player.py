@@ -24,6 +24,10 @@ class PlayerView:
     `row_choices[t][k]` is the row (0..3) seat k took by choice at earlier turn t, when its
     card was lower than every row end, else None: what the whole table saw; one tuple per
     earlier turn of the round, like `played`.
+
+    `out_of_play` lists cards this seat knows are out of play beyond `start_rows` and
+    `played`: a position given without its history (`nimmt best`) has its rows as
+    `start_rows`, no `played` turns, and its out-of-play cards here.
     """
     config: GameConfig
     seat: int
@@ -36,6 +40,7 @@ class PlayerView:
     turn: int                                # 0-based turn of the round
     revealed: Optional[Tuple[int, ...]] = None
     row_choices: Tuple[Tuple[Optional[int], ...], ...] = ()   # earlier turns, by seat
+    out_of_play: Tuple[int, ...] = ()
 
     @property
     def players(self) -> int:
@@ -51,6 +56,7 @@ class PlayerView:
         seen = set(self.hand)
         seen.update(c for row in self.start_rows for c in row)
         seen.update(c for cards in self.played for c in cards)
+        seen.update(self.out_of_play)
         if self.revealed:
             seen.update(self.revealed)
         return [c for c in range(1, self.config.deck + 1) if c not in seen]

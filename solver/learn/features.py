@@ -101,6 +101,7 @@ def raw_views(views: Sequence[PlayerView]) -> RawViews:
             seen[i, list(row)] = True
         for played in v.played:
             seen[i, list(played)] = True
+        seen[i, list(v.out_of_play)] = True
         if v.revealed:
             seen[i, list(v.revealed)] = True
         penalties[i] = seat_relative(v.penalties, v.seat)

@@ -248,9 +248,25 @@ def next_views(view: PlayerView, parent: RawViews, turns: Sequence[Tuple[int, Se
     return RawViews(**a)
 
 
+@dataclass(frozen=True)
+class CardScore:
+    """One card of the hand as the search sees it."""
+    card: int
+    expected: float      # mean bullheads over the worlds: this turn plus the leaf value
+    spread: float        # their standard deviation over the worlds
+    probability: float   # the policy's probability of the card (1.0 when not computed)
+    score: float         # what the card is chosen by (least): expected + prior * -log(p)
+
+
 def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                 rng: Random, others_net: Optional[PolicyNet] = None) -> Dict[int, float]:
-    """Each card of the hand's mean score over the sampled worlds (lower is better).
+    """Each card of the hand's score (lower is better): `analyse_cards`' `score`."""
+    return {e.card: e.score for e in analyse_cards(net, view, options, rng, others_net)}
+
+
+def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
+                  rng: Random, others_net: Optional[PolicyNet] = None) -> List[CardScore]:
+    """Each card of the hand (ascending) with its mean score over the sampled worlds.
     `others_net`: the network whose policy draws the others' cards (default `net`)."""
     hand = tuple(sorted(view.hand))
     model = others_net or net                       # of the other seats
@@ -291,12 +307,17 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     elif options.leaf is Leaf.PLAYOUT:
         leaf = playouts(net, view, parent, rollouts, rng, options.depth,
                         others_net, shared=len(hand)).reshape(immediate.shape)
-    means = (immediate + leaf).mean(axis=0)
+    totals = immediate + leaf
+    means = totals.mean(axis=0)
+    spreads = totals.std(axis=0)
+    surprise = np.zeros(len(hand))
     if options.prior > 0:
         # the policy's own say: an unlikely card pays prior * -log(its probability)
         logits, _ = net.forward(encode(parent))
-        means += options.prior * -log_softmax(logits[0, :len(hand)])
-    return {card: float(means[j]) for j, card in enumerate(hand)}
+        surprise = -log_softmax(logits[0, :len(hand)])
+    scores = means + options.prior * surprise
+    return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
+                      float(scores[j])) for j, card in enumerate(hand)]
 
 
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,

@@ -221,6 +221,17 @@ def unseen_pool(position: Position) -> List[int]:
     return [c for c in range(1, position.deck + 1) if c not in seen]
 
 
+def checked_pool(position: Position) -> List[int]:
+    """`unseen_pool`, refused when it cannot fill the hidden hands."""
+    pool = unseen_pool(position)
+    size = position.hand_size
+    hidden = sum(h is None for h in position.hands)
+    if len(pool) < hidden * size:
+        raise errors.PositionError(f"{hidden} hidden hands of {size} cards need"
+                                   f" {hidden * size} unseen cards; only {len(pool)} are left")
+    return pool
+
+
 def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
             options: Optional[SearchOptions] = None, viewer: Optional[int] = None,
             progress: Optional[SearchProgress] = None) -> Analysis:
@@ -235,11 +246,7 @@ def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
     size = position.hand_size
     if size == 0:
         raise errors.PositionError("the hands are empty: the round is over")
-    pool = unseen_pool(position)
-    hidden = sum(h is None for h in position.hands)
-    if len(pool) < hidden * size:
-        raise errors.PositionError(f"{hidden} hidden hands of {size} cards need"
-                                   f" {hidden * size} unseen cards; only {len(pool)} are left")
+    pool = checked_pool(position)
     hands = [None if h is None else list(h) for h in position.hands]
 
     def make_det() -> Determinizer:

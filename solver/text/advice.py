@@ -48,6 +48,8 @@ def count_text(n: int) -> str:
 def format_advice(advice: dict) -> str:
     if advice.get("method") == "search":
         return format_search_advice(advice)
+    if advice.get("method") == "network":
+        return format_network_advice(advice)
     lines = [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player 1's,"
              " from now to the end of the round)"]
     for player in advice["players"]:
@@ -112,3 +114,21 @@ def format_card_estimate(card: dict) -> str:
         return f"{card['card']:>4}  not tried: the budget is too small"
     interval = f"[{lo:.2f}, {hi:.2f}]" if lo is not None else "-"
     return f"{card['card']:>4}  {mean:>9.2f}  {interval:<16}  {visits:>7,}"
+
+
+def format_network_advice(advice: dict) -> str:
+    name = player_name(advice["viewer"] - 1).capitalize()
+    if advice["play"] is None:
+        return f"{name}: nothing to play (the round is over)"
+    if not advice["cards"]:
+        return f"{name}: play {advice['play']} (the last card)"
+    lines = [f"{name}: play {advice['play']} (the least score)",
+             f"{advice['player']}: {advice['worlds']} deals of the hidden hands,"
+             f" {advice['seconds']:.2f} s, seed {advice['seed']}",
+             "expected bullheads to the end of the round; least score (those plus the"
+             " policy prior) first:",
+             "card  bullheads  95% interval      policy  score"]
+    lines += [f"{c['card']:>4}  {c['expected_bullheads']:>9.2f}  "
+              f"{'[%.2f, %.2f]' % tuple(c['ci95']):<16}  {percent(c['probability']):>6}"
+              f"  {c['score']:>5.2f}" for c in advice["cards"]]
+    return "\n".join(lines)

@@ -1,0 +1,131 @@
+"""`nimmt best` on hidden hands by the network search (`belief`, the default): JSON shape,
+the bot's own card, determinism for a seed, which player answers when, and refused options;
+the view a position without history gives the networks."""
+import json
+import random
+
+import numpy as np
+import pytest
+
+from solver.advice import advise, position_view
+from solver.core.deal import deal
+from solver.core.player import PlayerView
+from solver.core.position import Position
+from solver.core.rules import GameConfig
+from solver.learn.features import raw_views
+from solver.play.bots import make_bot
+from tests.support import assert_input_error, run
+
+FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
+HAND = [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
+
+
+def best_json(position, *options):
+    result = run(["best", "-", "--json", *options], position)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_default_is_the_belief_bot_and_plays_its_card():
+    data = best_json(FOUR_PLAYERS)
+    assert (data["method"], data["player"], data["viewer"], data["seed"]) == \
+        ("network", "belief", 1, 0)
+    assert (data["worlds"], data["candidates"]) == (16, 96)
+    cards = data["cards"]
+    assert sorted(c["card"] for c in cards) == HAND
+    scores = [c["score"] for c in cards]
+    assert scores == sorted(scores) and data["play"] == cards[0]["card"]
+    for c in cards:
+        lo, hi = c["ci95"]
+        assert lo <= c["expected_bullheads"] <= hi
+        assert 0 < c["probability"] <= 1
+        # the score is the expectation plus the prior's 2 bullheads a nat of surprise
+        assert c["score"] == pytest.approx(c["expected_bullheads"] - 2 * np.log(c["probability"]))
+    assert sum(c["probability"] for c in cards) == pytest.approx(1, abs=1e-6)
+    # the same card as the bot itself on the same view and seed
+    position = Position.from_text(FOUR_PLAYERS)
+    assert make_bot("belief", 0).choose_card(position_view(position, 0)) == data["play"]
+
+
+def test_deterministic_for_a_seed():
+    def answer(seed):
+        data = best_json(FOUR_PLAYERS, "--seed", seed)
+        return data["play"], data["cards"]
+
+    assert answer("4") == answer("4")
+    assert answer("4") != answer("5")
+
+
+def test_belief_is_nsearch_with_its_settings():
+    spec = "nsearch:value=playout:others=net-v1.npz:depth=2:worlds=16:belief=96"
+    position = Position.from_text(FOUR_PLAYERS)
+    view = position_view(position, 0)
+    assert make_bot("belief", 3).choose_card(view) == make_bot(spec, 3).choose_card(view)
+    a = advise(position, seed=2, player="belief:worlds=4")
+    b = advise(position, seed=2, player="nsearch:value=playout:others=net-v1.npz:depth=2:"
+                                        "worlds=4:belief=96")
+    assert a["cards"] == b["cards"] and a["worlds"] == 4
+
+
+@pytest.mark.parametrize("options, method", [
+    ((), "network"), (("--bot", "belief:worlds=4"), "network"),
+    (("--bot", "nsearch:worlds=4"), "network"), (("--bot", "mcts"), "search"),
+    (("--iterations", "500"), "search"), (("--jobs", "1", "--iterations", "500"), "search"),
+])
+def test_which_player_answers(options, method):
+    assert best_json(FOUR_PLAYERS, *options)["method"] == method
+
+
+def test_a_visible_other_hand_goes_to_the_search_player():
+    three = "104; 20, 92, 65, 103; 5 10 11, 1 2 3, ?; 0 0 0"
+    assert best_json(three, "--iterations", "300")["method"] == "search"
+    assert best_json(three)["method"] == "search"
+    assert_input_error(run(["best", "-", "--bot", "belief"], three), "sees only", "mcts")
+
+
+def test_the_last_card_and_the_text():
+    data = best_json("104; 20, 92, 65, 103; 55, ?, ?; 0 0 0")
+    assert data["play"] == 55 and data["cards"] == []
+    result = run(["best", "-"], FOUR_PLAYERS)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Player 1: play 21 (the least score)" and lines[1].startswith("belief: 16")
+    assert len(lines) == 4 + len(HAND)
+
+
+@pytest.mark.parametrize("options, words", [
+    (("--bot", "net"), ["'net'", "belief, nsearch or mcts"]),
+    (("--bot", "belief:worlds=0"), ["worlds"]),
+    (("--bot", "nobot"), ["unknown bot"]),
+    (("--bot", "belief", "--seconds", "1"), ["--seconds", "--bot mcts"]),
+    (("--bot", "nsearch", "--iterations", "9", "--jobs", "2"), ["--iterations, --jobs"]),
+])
+def test_refused_options(options, words):
+    assert_input_error(run(["best", "-", *options], FOUR_PLAYERS), *words)
+
+
+def test_the_bot_option_is_refused_on_an_exact_position():
+    assert_input_error(run(["best", "positions/example.json", "--bot", "belief"]), "--bot",
+                       "exact solver")
+
+
+def test_position_view_sees_what_the_game_view_sees():
+    """At the start of a round (no history), the view built from a position equals the
+    runner's: the same network inputs; cards out of play count as seen."""
+    config = GameConfig(players=4)
+    dealt = deal(config, random.Random(3))
+    hands = [list(dealt.hands[0]), None, None, None]
+    position = Position.create([list(r) for r in dealt.rows], hands, [0, 0, 0, 0])
+    view = position_view(position, 0)
+    rows = tuple(tuple(r) for r in dealt.rows)
+    game = PlayerView(config, 0, rows, tuple(dealt.hands[0]), rows, (), (0,) * 4, (), 0)
+    for a, b in zip(raw_views([view]).arrays().values(), raw_views([game]).arrays().values()):
+        assert np.array_equal(a, b)
+    assert view.unseen() == [c for c in range(1, 105)
+                             if c not in dealt.hands[0] and all(c not in r for r in dealt.rows)]
+    gone = view.unseen()[:2]
+    out = Position.from_dict({**position.to_dict(), "played": gone})
+    seen = raw_views([position_view(out, 0)]).seen[0]
+    assert all(seen[c] for c in out.played) and not any(c in position_view(out, 0).unseen()
+                                                        for c in out.played)
+    assert not raw_views([view]).seen[0][list(out.played)].any()
