@@ -565,72 +565,95 @@ def row_values(Determinizer det, cards, int chooser, long long iterations, seed=
 
 
 # the careful-opponent model ------------------------------------------------------------------
-cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponents,
-                      int samples, uint64_t* rng) noexcept nogil:
-    """`card`'s mean bullheads this turn on the rows `start` against `opponents` cards drawn
-    `samples` times from pool[0..n-1] (reordered in place), a too-low card taking the
-    cheapest row. Only the drawn cards below `card` can change what it takes (the higher
-    ones are placed after it). When neither `card` nor any of those is too low, the ones
-    below its row's end go to other rows, and the ones above it (the gap) onto its row, in
-    ascending order: only that row is followed. Otherwise the turn is resolved."""
+cdef struct CostCard:
+    int card
+    int alone          # what it takes when no drawn card is below it
+    int row            # its row (-1: too low)
+    int end            # that row's end (0 when too low)
+    int lowest         # the lowest row end
+
+
+cdef void cost_card(const Row* start, int card, CostCard* cc) noexcept nogil:
+    cdef Row table[N_ROWS]
+    cdef int choices[1]
+    cdef int taken[1]
+    cdef int k
+    choices[0] = CHEAPEST
+    taken[0] = 0
+    memcpy(table, start, N_ROWS * sizeof(Row))
+    resolve_turn(table, &card, choices, 1, taken)
+    cc.card = card
+    cc.alone = taken[0]
+    cc.row = target_row(start, card)
+    cc.lowest = row_end(&start[0])
+    for k in range(1, N_ROWS):
+        cc.lowest = min(cc.lowest, row_end(&start[k]))
+    cc.end = row_end(&start[cc.row]) if cc.row >= 0 else 0
+
+
+cdef int drawn_cost(const Row* start, const CostCard* cc, const int* drawn,
+                    int opponents) noexcept nogil:
+    """What the card takes this turn on the rows `start` against the others' cards
+    drawn[0..opponents-1], a too-low card taking the cheapest row. Only the drawn cards
+    below the card can change what it takes (the higher ones are placed after it). When
+    neither the card nor any of those is too low, the ones below its row's end go to other
+    rows, and the ones above it (the gap) onto its row, in ascending order: only that row is
+    followed. Otherwise the turn is resolved."""
     cdef Row table[N_ROWS]
     cdef int played[MAX_PLAYERS]
     cdef int choices[MAX_PLAYERS]
     cdef int taken[MAX_PLAYERS]
     cdef int gap[MAX_PLAYERS]
-    cdef int k, j, t, low, alone, x, row, lowest, end, length, bulls, in_gap, fast
-    cdef double total = 0.0
-    for k in range(MAX_PLAYERS):
+    cdef int k, j, low = 0, in_gap = 0, x, length, bulls
+    cdef bint fast = cc.row >= 0
+    for k in range(opponents):
+        x = drawn[k]
+        if x < cc.card:
+            played[low] = x
+            low += 1
+            if x < cc.lowest:
+                fast = 0
+            elif x > cc.end:
+                j = in_gap                  # insertion: the gap ascending
+                while j > 0 and gap[j - 1] > x:
+                    gap[j] = gap[j - 1]
+                    j -= 1
+                gap[j] = x
+                in_gap += 1
+    if low == 0:
+        return cc.alone
+    if fast:
+        length = start[cc.row].length
+        bulls = start[cc.row].bulls
+        for j in range(in_gap):
+            if length == ROW_LIMIT:         # the 6th card takes the row
+                length = 1
+                bulls = bullheads(gap[j])
+            else:
+                length += 1
+                bulls += bullheads(gap[j])
+        return bulls if length == ROW_LIMIT else 0
+    played[low] = cc.card
+    for k in range(low + 1):
+        taken[k] = 0
         choices[k] = CHEAPEST
     memcpy(table, start, N_ROWS * sizeof(Row))
-    taken[0] = 0
-    resolve_turn(table, &card, choices, 1, taken)
-    alone = taken[0]                    # what it takes when no drawn card is below it
-    row = target_row(start, card)
-    lowest = row_end(&start[0])
-    for k in range(1, N_ROWS):
-        lowest = min(lowest, row_end(&start[k]))
-    end = row_end(&start[row]) if row >= 0 else 0
+    resolve_turn(table, played, choices, low + 1, taken)
+    return taken[low]
+
+
+cdef double mean_cost(const Row* start, int card, int* pool, int n, int opponents,
+                      int samples, uint64_t* rng) noexcept nogil:
+    """`card`'s mean bullheads this turn on the rows `start` against `opponents` cards drawn
+    `samples` times from pool[0..n-1] (reordered in place), a too-low card taking the
+    cheapest row."""
+    cdef CostCard cc
+    cdef int t
+    cdef double total = 0.0
+    cost_card(start, card, &cc)
     for t in range(samples):
         shuffle_prefix(pool, n, opponents, rng)
-        low = 0
-        in_gap = 0
-        fast = row >= 0
-        for k in range(opponents):
-            x = pool[k]
-            if x < card:
-                played[low] = x
-                low += 1
-                if x < lowest:
-                    fast = 0
-                elif x > end:
-                    j = in_gap                  # insertion: the gap ascending
-                    while j > 0 and gap[j - 1] > x:
-                        gap[j] = gap[j - 1]
-                        j -= 1
-                    gap[j] = x
-                    in_gap += 1
-        if low == 0:
-            total += alone
-        elif fast:
-            length = start[row].length
-            bulls = start[row].bulls
-            for j in range(in_gap):
-                if length == ROW_LIMIT:         # the 6th card takes the row
-                    length = 1
-                    bulls = bullheads(gap[j])
-                else:
-                    length += 1
-                    bulls += bullheads(gap[j])
-            if length == ROW_LIMIT:
-                total += bulls
-        else:
-            played[low] = card
-            for k in range(low + 1):
-                taken[k] = 0
-            memcpy(table, start, N_ROWS * sizeof(Row))
-            resolve_turn(table, played, choices, low + 1, taken)
-            total += taken[low]
+        total += drawn_cost(start, &cc, pool, opponents)
     return total / samples
 
 
@@ -664,10 +687,14 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
 cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::1] hands,
                       const unsigned char[:, ::1] unseen, const signed char[::1] players,
                       int samples, float[:, ::1] out) noexcept nogil:
-    """`immediate_costs` of every view of a batch (seed 0 each), into out[b, slot]."""
+    """Each hand card's mean bullheads this turn against the others' cards drawn from the
+    view's unseen cards (`immediate_costs`' measure), into out[b, slot]. The cards of a
+    view share their draws (seed 0 each view): one draw a sample serves them all."""
     cdef Row start[N_ROWS]
+    cdef CostCard cards[HAND_SIZE]
+    cdef double totals[HAND_SIZE]
     cdef int pool[MAX_CARD + 1]
-    cdef int b, r, i, slot, n, opponents, k, card
+    cdef int b, r, i, slot, n, opponents, k, card, count, t
     cdef uint64_t rng
     for b in range(hands.shape[0]):
         opponents = players[b] - 1
@@ -685,24 +712,41 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                     start[r].cards[start[r].length] = rows[b, r, i]
                     start[r].length += 1
                     start[r].bulls += bullheads(rows[b, r, i])
-        rng = 0
+        count = 0
         for slot in range(hands.shape[1]):
             card = hands[b, slot]
             if card <= 0:
                 break
-            n = 0                           # the unseen cards, ascending, as a fresh pool
-            for k in range(1, unseen.shape[1]):
-                if unseen[b, k] and k != card:
+            cost_card(start, card, &cards[slot])
+            totals[slot] = 0.0
+            count += 1
+        n = 0                               # the unseen cards but the hand's, ascending
+        for k in range(1, unseen.shape[1]):
+            if unseen[b, k]:
+                for slot in range(count):
+                    if cards[slot].card == k:
+                        break
+                else:
                     pool[n] = k
                     n += 1
-            out[b, slot] = <float>mean_cost(start, card, pool, n, opponents, samples, &rng)
+        if n < opponents:
+            continue
+        rng = 0
+        for t in range(samples):
+            shuffle_prefix(pool, n, opponents, &rng)
+            for slot in range(count):
+                totals[slot] += drawn_cost(start, &cards[slot], pool, opponents)
+        for slot in range(count):
+            out[b, slot] = <float>(totals[slot] / samples)
 
 
 def sampled_costs(rows, hands, unseen, players, int samples):
     """[B, 10] float32: for a batch of views (rows [B, 4, 5], hands [B, 10] ascending then 0,
-    unseen [B, 105] bool, seat counts [B], all int8 but unseen), each hand card's
-    `immediate_costs` against the view's unseen cards (seed 0): the same numbers, in one call
-    without Python objects in the loop. Views without enough unseen cards stay 0."""
+    unseen [B, 105] bool, seat counts [B], all int8 but unseen), each hand card's mean
+    bullheads this turn against `samples` draws of the others' cards from the view's unseen
+    cards, as `immediate_costs` measures it, in one call without Python objects in the loop;
+    the cards of a view share the draws (seed 0 a view). Views without enough unseen cards
+    stay 0."""
     cdef const signed char[:, :, ::1] r = np.ascontiguousarray(rows, dtype=np.int8)
     cdef const signed char[:, ::1] h = np.ascontiguousarray(hands, dtype=np.int8)
     cdef const unsigned char[:, ::1] u = np.ascontiguousarray(unseen, dtype=np.uint8)

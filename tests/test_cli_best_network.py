@@ -40,8 +40,9 @@ def test_default_is_the_belief_bot_and_plays_its_card():
         assert lo <= c["expected_bullheads"] <= hi
         assert 0 < c["probability"] <= 1
         # the score is the expectation plus the prior's 2 bullheads a nat of surprise
-        assert c["score"] == pytest.approx(c["expected_bullheads"] - 2 * np.log(c["probability"]))
-    assert sum(c["probability"] for c in cards) == pytest.approx(1, abs=1e-6)
+        assert c["score"] == pytest.approx(c["expected_bullheads"] - 2 * np.log(c["probability"]),
+                                           abs=1e-4)
+    assert sum(c["probability"] for c in cards) == pytest.approx(1, abs=1e-5)
     # the same card as the bot itself on the same view and seed
     position = Position.from_text(FOUR_PLAYERS)
     assert make_bot("belief", 0).choose_card(position_view(position, 0)) == data["play"]

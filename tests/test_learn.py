@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from solver.core.player import PlayerView
-from solver.core.rules import GameConfig
+from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads
 from solver.errors import ConfigError
 from solver.learn.data import GenerateConfig, generate, load_chunks, play_rounds
 from solver.learn.features import CARD_FEATURES, TABLE_FEATURES, encode, raw_views
@@ -183,32 +183,41 @@ def test_nsearch_teacher_targets_are_its_scores():
     assert (target.max(axis=1) < 1.0).all()
 
 
-def test_sampled_costs_are_immediate_costs_of_each_view():
-    from solver._sim import immediate_costs, sampled_costs
-    rng = random.Random(4)
-    views = []
-    for players in (2, 3, 5, 10):
-        game = GameConfig(players=players)
-
-        class Keep(type(make_bot("greedy"))):
-            def choose_card(self, v):
-                views.append(v)
-                return super().choose_card(v)
-        play_round(game, [Keep(seed=k) for k in range(players)], rng)
-    raw = raw_views(views)
-    unseen = np.zeros((len(raw), 105), dtype=bool)
-    for i, v in enumerate(views):
-        unseen[i, v.unseen()] = True
-    costs = sampled_costs(raw.rows, raw.hand, unseen, raw.players, 16)
-    for i, v in enumerate(views):
-        hand = sorted(v.hand)
-        if len(v.unseen()) < v.players:
-            assert not costs[i].any()
-            continue
-        expected = immediate_costs(v.rows, hand, sorted(v.unseen()), v.players - 1, 16, 0)
-        assert costs[i, :len(hand)].tolist() == pytest.approx([expected[c] for c in hand],
-                                                              abs=1e-6)
-        assert not costs[i, len(hand):].any()
+def test_sampled_costs_are_the_mean_over_the_others_draws():
+    """Each card's feature converges to its mean bullheads over every draw of the others'
+    cards from the view's unseen ones, resolved by the Python rules (the cards of a view
+    share their draws); views with too few unseen cards and empty slots stay 0; the same
+    input gives the same numbers."""
+    import itertools
+    from solver._sim import sampled_costs
+    rows = [[3, 12], [20, 21, 22, 23], [40], [60, 66]]
+    hands = [[4, 14, 25], [45, 68, 2], [13, 24, 41]]
+    pool = [1, 5, 15, 24, 41, 44, 55, 61, 67, 70]
+    raw_rows = np.zeros((len(hands), 4, 5), dtype=np.int8)
+    raw_hands = np.zeros((len(hands), 10), dtype=np.int8)
+    unseen = np.zeros((len(hands), 105), dtype=bool)
+    for i, hand in enumerate(hands):
+        for r, row in enumerate(rows):
+            raw_rows[i, r, :len(row)] = row
+        raw_hands[i, :3] = hand
+        unseen[i, [c for c in pool if c not in hand]] = True
+    players = np.array([3, 3, 3], dtype=np.int8)
+    costs = sampled_costs(raw_rows, raw_hands, unseen, players, 20000)
+    assert np.array_equal(costs, sampled_costs(raw_rows, raw_hands, unseen, players, 20000))
+    assert not costs[:, 3:].any()
+    for i, hand in enumerate(hands):
+        others = [c for c in pool if c not in hand]
+        draws = list(itertools.permutations(others, 2))
+        for j, card in enumerate(hand):
+            total = 0
+            for a, b in draws:
+                _, taken = play_turn(rows, [card, a, b], fewest_bullheads_chooser)
+                total += row_bullheads(taken[0])
+            assert abs(costs[i, j] - total / len(draws)) < 0.1, (hand, card)
+    few = unseen.copy()
+    few[0] = False
+    few[0, [1, 5]] = True                  # 2 unseen cards for 2 others: not enough
+    assert not sampled_costs(raw_rows, raw_hands, few, players, 16)[0].any()
 
 
 def test_training_is_deterministic_and_resumes(tmp_path):

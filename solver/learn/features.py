@@ -30,7 +30,7 @@ CARDS = STANDARD_DECK + 1             # arrays indexed by card number, slot 0 un
 BULLHEADS = np.array([0] + [bullheads(c) for c in range(1, CARDS)], dtype=np.float32)
 ROW_SCALE = 20.0                      # bullheads: a typical dear row, to keep inputs near 1
 CARD_FEATURES = 17
-COST_SAMPLES = 128                    # draws of the others' cards per card (`immediate_costs`)
+COST_SAMPLES = 128                    # draws of the others' cards per view
 TABLE_FEATURES = 27
 FEATURE_VERSION = 1
 
@@ -215,8 +215,9 @@ def encode(raw: RawViews, cost_samples: int = COST_SAMPLES) -> Encoded:
 
 def _sampled_costs(raw: RawViews, unseen: np.ndarray, samples: int) -> np.ndarray:
     """[B, 10]: each card's mean bullheads this turn against random unseen cards of the
-    others (a too-low card takes the cheapest row), by the C rules (`immediate_costs` of
-    every view, in one call); a fixed seed, so the same view always gives the same numbers."""
+    others (a too-low card takes the cheapest row), by the C rules (what `immediate_costs`
+    measures; every view in one call, its cards sharing the draws); a fixed seed, so the
+    same view always gives the same numbers."""
     return sampled_costs(raw.rows, raw.hand, unseen, raw.players, samples)
 
 
