@@ -12,7 +12,7 @@ from solver.errors import ConfigError
 from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views
-from solver.learn.search import (BELIEF_COST_SAMPLES, Leaf, NetSearchOptions,
+from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions,
                                  believed_worlds, card_scores, log_likelihoods, next_views,
                                  others_cards, others_views, sample_worlds)
 from solver.play.bots import make_bot
@@ -291,7 +291,7 @@ def _slow_log_likelihood(net, view, hands):
             past = PlayerView(view.config, k, tuple(map(tuple, rows)), tuple(held),
                               view.start_rows, view.played[:t], tuple(penalties),
                               view.scores, t, row_choices=view.row_choices[:t])
-            logits, _ = net.forward(encode(raw_views([past]), BELIEF_COST_SAMPLES))
+            logits, _ = net.forward(encode(raw_views([past]), WORLD_COST_SAMPLES))
             z = logits[0, :len(held)].astype(np.float64)
             total += z[held.index(cards[k])] - np.log(np.exp(z - z.max()).sum()) - z.max()
         choices = view.row_choices[t]

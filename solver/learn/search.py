@@ -47,7 +47,8 @@ from .model import PolicyNet
 
 MAX_WORLDS = 4096
 BELIEF_POWER = 0.5      # the likelihood's tempering in believed_worlds
-BELIEF_COST_SAMPLES = 32   # the sampled cost feature of the past views, a quarter of the draws
+WORLD_COST_SAMPLES = 32    # draws of the sampled-cost feature in the views of sampled
+                           # worlds (past views, the others' draws, playouts): a quarter
 
 Hands = Tuple[Tuple[int, ...], ...]      # one world: every seat's hand (ours as it is)
 
@@ -154,7 +155,7 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
             raw.hand[i, :len(cards)] = cards
             slots[i] = cards.index(view.played[t][k])
             i += 1
-    logits, _ = net.forward(encode(raw, BELIEF_COST_SAMPLES))
+    logits, _ = net.forward(encode(raw, WORLD_COST_SAMPLES))
     chosen = log_softmax(logits)[np.arange(count), slots]
     return chosen.reshape(len(worlds), len(moments)).sum(axis=1)
 
@@ -213,7 +214,7 @@ def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng:
     world). `parent`: the seat's raw view, if made already."""
     seats = [k for k in range(view.players) if k != view.seat]
     parent = raw_views([view]) if parent is None else parent
-    logits, _ = net.forward(encode(others_views(view, parent, worlds)))
+    logits, _ = net.forward(encode(others_views(view, parent, worlds), WORLD_COST_SAMPLES))
     index = sample_slots(logits, len(view.hand), np.random.default_rng(rng.getrandbits(63)),
                          temperature)
     out, i = [], 0
@@ -297,7 +298,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                 rollouts.append((rows, left, cards, taken))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
-        values = net.values(encode(next_views(view, parent, nexts)))
+        values = net.values(encode(next_views(view, parent, nexts), WORLD_COST_SAMPLES))
         leaf = values.astype(np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.ROLLOUT:
         seed = rng.getrandbits(63)
@@ -352,9 +353,9 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     theirs[mine] = False
     for step in range(size):
         if step == depth:
-            return ours + net.values(encode(tables.views().subset(mine)))
+            return ours + net.values(encode(tables.views().subset(mine), WORLD_COST_SAMPLES))
         if tables.size > 1:
-            encoded = encode(tables.views())
+            encoded = encode(tables.views(), WORLD_COST_SAMPLES)
             if others_net is None:
                 logits = net.forward(encoded)[0]
             else:
