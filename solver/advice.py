@@ -72,10 +72,10 @@ def position_view(position: Position, seat: int) -> PlayerView:
     as likely)."""
     rows = tuple(tuple(r) for r in position.rows)
     scores = position.extra.get("scores")
-    return PlayerView(GameConfig(players=position.players, deck=position.deck), seat, rows,
-                      tuple(sorted(position.hands[seat])), rows, (), tuple(position.penalties),
-                      tuple(scores) if scores else (), 10 - position.hand_size,
-                      out_of_play=tuple(position.played))
+    config = GameConfig(players=position.players, deck=position.deck)
+    return PlayerView(config, seat, rows, tuple(sorted(position.hands[seat])), rows, (),
+                      tuple(position.penalties), tuple(scores) if scores else (),
+                      config.hand_size - position.hand_size, out_of_play=tuple(position.played))
 
 
 def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
@@ -83,7 +83,7 @@ def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
     bullheads expected from now to the end of the round (mean over its worlds, with a 95%
     interval of that mean), the policy's probability and the score the bot plays by (the
     least; ties: the lower card), best first. `play` is the bot's card."""
-    from .learn.search import analyse_cards
+    from .learn.search import analyse_cards, score_order
     from .play.bots import make_bot, parse_bot_spec
     name, _ = parse_bot_spec(spec)
     if name not in NETWORK_PLAYERS:
@@ -107,7 +107,7 @@ def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
         cards = []
     else:
         cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net)
-        cards.sort(key=lambda e: (round(e.score, 9), e.card))
+        cards.sort(key=lambda e: score_order(e.card, e.score))
     margin = [1.96 * e.spread / math.sqrt(options.worlds) for e in cards]
     # estimates over a few worlds: 6 decimals say all they know, the same on any machine
     advice.update(play=cards[0].card if cards else hand[0],

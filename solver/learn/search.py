@@ -370,6 +370,11 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     return ours
 
 
+def score_order(card: int, score: float) -> Tuple[float, int]:
+    """The order cards are preferred in: least score first, the lower card on a tie."""
+    return round(score, 9), card
+
+
 def best_scored(scores: Dict[int, float]) -> int:
     """The card of least mean score (ties: the lower card)."""
-    return min(scores, key=lambda c: (round(scores[c], 9), c))
+    return min(scores, key=lambda c: score_order(c, scores[c]))
