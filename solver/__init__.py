@@ -5,6 +5,13 @@ The layers, from the ground up (docs/architecture.md):
 solver) · `mcts` (the search player) · `play` (game runners, bots, tournaments) · `advice`
 (`nimmt best`) · `text` (the words of the command line) · `cli` (the `nimmt` command).
 """
+import os
+
+# One BLAS thread unless told otherwise, set before numpy loads: the networks' float32
+# products then sum in one order on any machine (two threads change the advice's last
+# digits). Imported after numpy, the package leaves the thread count as it finds it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from .core.player import Player, PlayerView
 from .core.position import Position
 from .core.record import replay

@@ -19,7 +19,7 @@ from .errors import ConfigError, SearchLimitError, quote
 from .exact import Engine, Solution
 from .limits import Limit
 from .mcts import SearchOptions, analyse, root_strategies
-from .mcts.player import checked_pool, viewer_of
+from .mcts.player import checked_pool
 
 SAME_VALUE = 1e-9
 DEFAULT_PLAYER = "belief"               # of a hidden hand: measured in docs/search-player.md
@@ -43,12 +43,15 @@ def provisional_strategies(position: Position):
 
 def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,
            threads: int = 1, seed: int = 0, jobs: int = 1, progress=None,
-           player: Optional[str] = None) -> dict:
+           player: Optional[str] = None, view: Optional[PlayerView] = None) -> dict:
     """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`), or for a hidden
     hand `player`'s: a `belief` or `nsearch` spec (`seed`), or "mcts", the search player
     (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`). Without `player`:
     "mcts" when `limit` sets a budget or another hand than the viewer's is visible, else
-    `DEFAULT_PLAYER`. `progress` is the exact solver's or `analyse`'s callback."""
+    `DEFAULT_PLAYER`. `progress` is the exact solver's or `analyse`'s callback. `view`, the
+    viewer's view of the round so far (a game record's: `core.record.record_view`), lets the
+    network search weigh the hidden hands by the earlier turns; the other methods need only
+    the position."""
     if uses_exact_solver(position):
         return exact_advice(position, limit, tt_mb, threads, progress)
     if player is None:
@@ -56,11 +59,11 @@ def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional
         player = "mcts" if budget or others_visible(position) else DEFAULT_PLAYER
     if player == "mcts":
         return hidden_advice(position, limit, seed, jobs, progress)
-    return network_advice(position, player, seed)
+    return network_advice(position, player, seed, view)
 
 
 def others_visible(position: Position) -> bool:
-    viewer = viewer_of(position)
+    viewer = position.viewer_seat
     return any(h is not None for k, h in enumerate(position.hands) if k != viewer)
 
 
@@ -78,11 +81,14 @@ def position_view(position: Position, seat: int) -> PlayerView:
                       config.hand_size - position.hand_size, out_of_play=tuple(position.played))
 
 
-def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
+def network_advice(position: Position, spec: str, seed: int = 0,
+                   view: Optional[PlayerView] = None) -> dict:
     """The viewer's cards as a network-search bot (`belief`, `nsearch`) scores them: the
     bullheads expected from now to the end of the round (mean over its worlds, with a 95%
     interval of that mean), the policy's probability and the score the bot plays by (the
-    least; ties: the lower card), best first. `play` is the bot's card."""
+    least; ties: the lower card), best first. `play` is the bot's card. `view`: the viewer's
+    view of the round (its earlier turns, from a record), default `position_view` (none);
+    `turns_known` says how many earlier turns it holds."""
     from .learn.search import analyse_cards, score_order
     from .play.bots import make_bot, parse_bot_spec
     name, _ = parse_bot_spec(spec)
@@ -91,17 +97,18 @@ def network_advice(position: Position, spec: str, seed: int = 0) -> dict:
     if others_visible(position):
         raise ConfigError(f"bot {quote(spec)} sees only the viewer's hand: hide the other"
                           " hands (null) or use mcts")
-    viewer = viewer_of(position)
+    viewer = position.viewer_seat
     bot = make_bot(spec, seed)
     options = bot.options
+    view = view or position_view(position, viewer)
     advice = {"position": position.to_text(), "method": "network", "player": spec,
               "viewer": viewer + 1, "play": None, "cards": [], "worlds": options.worlds,
-              "candidates": options.belief, "seconds": 0.0, "seed": seed}
+              "candidates": options.belief, "turns_known": len(view.played), "seconds": 0.0,
+              "seed": seed}
     hand = position.hands[viewer]
     if not hand:
         return advice                                   # the round is over
     checked_pool(position)
-    view = position_view(position, viewer)
     start = time.perf_counter()
     if len(hand) == 1:
         cards = []
@@ -130,7 +137,7 @@ def hidden_advice(position: Position, limit: Optional[Limit] = None, seed: int =
     if limit is None or (limit.iterations is None and limit.seconds is None):
         limit = Limit(iterations=DEFAULT_SEARCH_ITERATIONS)
     options = SearchOptions(jobs=jobs)
-    viewer = viewer_of(position)
+    viewer = position.viewer_seat
     advice = {"position": position.to_text(), "method": "search", "viewer": viewer + 1,
               "play": None, "cards": [], "iterations": 0, "seconds": 0.0,
               "seed": seed, "jobs": jobs, "opponents": None}

@@ -33,7 +33,7 @@ from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
 from .core.deal import deal
 from .play.runner import RoundResult, play_game
 from .play.tournament import run_tournament
-from .reading import load_position, load_record
+from .reading import load_position, load_position_or_record, load_record
 from .text.progress import ExactProgress, GamesProgress, SearchProgress
 from .text.render import describe_turn, render_position, render_row
 from .text.tournament import format_table
@@ -798,15 +798,20 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
     --bot mcts (budget: --iterations or --seconds; --seed, --jobs; a progress bar shows on a
     terminal).
 
+    POSITION may be a game record (the other hands null: the round as the viewer saw it):
+    the advice is for the position after its turns, and the `belief` bot weighs the deals of
+    the hidden hands by the cards the others played in them.
+
     \b
     Examples:
       nimmt best positions/example.json
       echo '104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?' | nimmt best - --seconds 2
+      nimmt best positions/records/four_players_seen_by_1.json
     """
     from .advice import advise, uses_exact_solver
     from .text.advice import format_advice
 
-    game = load_position(position)
+    game, view = load_position_or_record(position)
     exact = uses_exact_solver(game)
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
@@ -828,7 +833,8 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
         try:
             advice = advise(game, Limit(iterations=iterations, seconds=seconds),
                             seed=seed or 0, jobs=jobs or 1, progress=progress,
-                            player="mcts" if jobs is not None else (bot and bot.strip()))
+                            player="mcts" if jobs is not None else (bot and bot.strip()),
+                            view=view)
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))

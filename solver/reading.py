@@ -2,18 +2,22 @@
 
 `load_position` reads a position in JSON or the text notation, and refuses a game record
 where a position is expected, saying how to get the position after its turns;
-`load_record` reads a game record. On a terminal, reading stdin is announced on stderr
+`load_record` reads a game record; `load_position_or_record` takes either, a record as the
+position after its turns with its viewer's view of them. On a terminal, reading stdin is announced on stderr
 (the command would otherwise wait in silence).
 """
 import json
 import os
 import shlex
 import sys
-from typing import Any, Dict
+from typing import Any, Dict, Optional, Tuple
 
 from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
+from .core.player import PlayerView
 from .core.position import Position
+from .core.record import record_view, replay_steps
+
 
 def load_position(source: str) -> Position:
     """Read a position from a file path, from stdin when `source` is '-', or from `source`
@@ -21,14 +25,25 @@ def load_position(source: str) -> Position:
 
     The content may be JSON or the text notation.
     """
+    return load_position_or_record(source, records=False)[0]
+
+
+def load_position_or_record(source: str,
+                            records: bool = True) -> Tuple[Position, Optional[PlayerView]]:
+    """A position read as `load_position` does, and None; or, for a game record, the position
+    after its turns and its viewer's view of the round (`core.record.record_view`: the
+    `viewer` key, else the first visible hand). With `records` False a record is refused."""
     inline = is_inline(source)
     text = source if inline else read_source(source)
     if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
         data = parse_json(text)
         if isinstance(data, dict) and "turns" in data:
-            raise errors.RecordGivenError(_record_given(source, inline))
-        return Position.from_dict(data)
-    return Position.from_text(text)
+            if not records:
+                raise errors.RecordGivenError(_record_given(source, inline))
+            start, outcomes = replay_steps(data)
+            return (outcomes[-1].position if outcomes else start), record_view(start, outcomes)
+        return Position.from_dict(data), None
+    return Position.from_text(text), None
 
 
 def _record_given(source: str, inline: bool) -> str:

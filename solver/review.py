@@ -266,6 +266,10 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     if math.isinf(time_limit):
         time_limit = 0.0                                     # no limit, as 0 (and JSON)
     start, outcomes = replay_steps(data)
+    hidden = [k + 1 for k, hand in enumerate(start.hands) if hand is None]
+    if hidden:
+        raise errors.RecordError(f"a review needs every hand (it judges each player's cards):"
+                                 f" player {hidden[0]}'s is hidden in the record")
     progress = progress or ReviewEvents()
     exact = exact_game(start)
     seen = set(start.played) | {c for row in start.rows for c in row}

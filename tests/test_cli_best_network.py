@@ -1,6 +1,6 @@
 """`nimmt best` on hidden hands by the network search (`belief`, the default): JSON shape,
 the bot's own card, determinism for a seed, which player answers when, and refused options;
-the view a position without history gives the networks."""
+the view a position without history gives the networks, and a game record's."""
 import json
 import random
 
@@ -11,10 +11,11 @@ from solver.advice import advise, position_view
 from solver.core.deal import deal
 from solver.core.player import PlayerView
 from solver.core.position import Position
+from solver.core.record import record_view, replay_steps
 from solver.core.rules import GameConfig
 from solver.learn.features import raw_views
 from solver.play.bots import make_bot
-from tests.support import assert_input_error, run
+from tests.support import POSITIONS_DIR, assert_input_error, run
 
 FOUR_PLAYERS = "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?; 0 0 0 0"
 HAND = [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
@@ -130,3 +131,59 @@ def test_position_view_sees_what_the_game_view_sees():
     assert all(seen[c] for c in out.played) and not any(c in position_view(out, 0).unseen()
                                                         for c in out.played)
     assert not raw_views([view]).seen[0][list(out.played)].any()
+
+
+# a game record: the view of the round so far -----------------------------------------------
+SEEN_BY_1 = POSITIONS_DIR / "records" / "four_players_seen_by_1.json"
+
+
+def test_a_record_gives_the_belief_bot_its_earlier_turns():
+    """best on a record (the other hands hidden) advises the position after its turns with
+    the viewer's view of them: the bot's own card on that view, deals weighed by 5 turns,
+    estimates that differ from the same position given without its history."""
+    data = json.loads(run(["best", str(SEEN_BY_1), "--json"]).stdout)
+    record = json.loads(SEEN_BY_1.read_text())
+    start, outcomes = replay_steps(record)
+    after, view = outcomes[-1].position, record_view(start, outcomes)
+    assert data["turns_known"] == 5 == len(view.played)
+    assert data["position"] == after.to_text()
+    assert make_bot("belief", 0).choose_card(view) == data["play"]
+    assert data == dict(advise(after, view=view), seconds=data["seconds"])
+    without = best_json(after.to_json())
+    assert without["turns_known"] == 0
+    assert without["position"] == data["position"]
+    assert [c["expected_bullheads"] for c in without["cards"]] != \
+        [c["expected_bullheads"] for c in data["cards"]]
+    text = run(["best", str(SEEN_BY_1)]).stdout
+    assert "drawn from 96 by how well they explain the 5 earlier turns" in text
+
+
+def untimed(data):
+    """The JSON without its "seconds" (wherever they are): what a run's timing cannot change."""
+    if isinstance(data, dict):
+        return {k: untimed(v) for k, v in data.items() if k != "seconds"}
+    if isinstance(data, list):
+        return [untimed(v) for v in data]
+    return data
+
+
+def test_other_methods_take_the_position_after_the_record():
+    exact = POSITIONS_DIR / "records" / "six_turns.json"
+    after = run(["replay", str(exact), "--json"]).stdout
+    assert untimed(json.loads(run(["best", str(exact), "--json"]).stdout)) == \
+        untimed(best_json(after))
+    after = run(["replay", str(SEEN_BY_1), "--json"]).stdout
+    options = ["--bot", "mcts", "--iterations", "2000"]
+    assert untimed(json.loads(run(["best", str(SEEN_BY_1), "--json", *options]).stdout)) == \
+        untimed(best_json(after, *options))
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda r: r["turns"][1]["cards"].__setitem__(1, 90), "90, which is in row 3"),
+    (lambda r: r.update(viewer=2), "viewer's hand (player 2) must be visible"),
+    (lambda r: r["turns"].append({"cards": [21, 1, 2]}), "list of 4 cards"),
+])
+def test_bad_records_are_refused(change, words):
+    record = json.loads(SEEN_BY_1.read_text())
+    change(record)
+    assert_input_error(run(["best", "-"], json.dumps(record)), words)

@@ -1,13 +1,13 @@
 """The keys of a position: unknown keys refused (with the closest allowed one), the optional
 keys validated when the position is read, and a game record refused where a position is
-expected (solve, best, show), with the command that gives the position after its turns."""
+expected (solve, show; best takes one), with the command that gives the position after its
+turns."""
 import json
 
 import pytest
 from solver import errors
 from solver.core.position import Position
 from solver.reading import load_position
-from solver.mcts.player import viewer_of
 from tests.support import RECORD_EXAMPLE as RECORD, error_line as one_line_error, run
 
 GOOD = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
@@ -91,11 +91,11 @@ def test_the_viewer_hand_must_be_visible_at_load_time():
         Position.from_dict(with_keys(HIDDEN, viewer=2))
     line = one_line_error(run(["show", "-"], json.dumps(with_keys(HIDDEN, to_move=3))))
     assert "player 3" in line and "visible" in line
-    assert viewer_of(Position.from_dict(with_keys(HIDDEN, to_move=1))) == 0
+    assert Position.from_dict(with_keys(HIDDEN, to_move=1)).viewer_seat == 0
 
 
 # a game record where a position is expected ---------------------------------------------
-@pytest.mark.parametrize("command", ["solve", "best", "show"])
+@pytest.mark.parametrize("command", ["solve", "show"])
 def test_a_record_file_is_refused_with_the_replay_command(command, tmp_path):
     path = tmp_path / "game.json"
     path.write_text(json.dumps(RECORD))
@@ -106,7 +106,7 @@ def test_a_record_file_is_refused_with_the_replay_command(command, tmp_path):
 
 def test_a_record_on_stdin_or_inline_is_refused():
     assert "nimmt replay - --json" in one_line_error(run(["solve", "-"], json.dumps(RECORD)))
-    line = one_line_error(run(["best", json.dumps(RECORD)]))
+    line = one_line_error(run(["show", json.dumps(RECORD)]))
     assert "game record" in line and "nimmt replay" in line
 
 

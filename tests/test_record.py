@@ -5,9 +5,10 @@ import random
 import pytest
 
 from solver import errors
+from solver.core.player import Player
 from solver.play.bots import GreedyBot, RandomBot
 from solver.play.runner import play_round
-from solver.core.record import replay, replay_steps
+from solver.core.record import record_view, replay, replay_steps
 from solver.errors import CardNotInHandError, RowChoiceError, TooManyTurnsError, TurnFormatError
 from solver.core.rules import GameConfig
 from tests.support import RECORD_EXAMPLE
@@ -49,6 +50,12 @@ def _with_turns(*turns):
     return dict(RECORD_EXAMPLE, turns=list(turns))
 
 
+def _hidden(seat, *turns):
+    """The example record as the other player saw it: seat `seat`'s hand hidden."""
+    hands = [None if k == seat else hand for k, hand in enumerate(RECORD_EXAMPLE["hands"])]
+    return dict(RECORD_EXAMPLE, hands=hands, turns=list(turns))
+
+
 @pytest.mark.parametrize("record, error, words", [
     (_with_turns({"cards": [5, 14]}), CardNotInHandError, "5"),
     (_with_turns({"cards": [3, 14]}, {"cards": [3, 13]}), CardNotInHandError, "3"),
@@ -69,7 +76,13 @@ def _with_turns(*turns):
     (_with_turns(*[{"cards": [1, 13]}] * 11), TooManyTurnsError, "11 turns"),
     ({k: v for k, v in RECORD_EXAMPLE.items() if k != "turns"}, errors.MissingKeyError, "turns"),
     ({k: v for k, v in RECORD_EXAMPLE.items() if k != "rows"}, errors.MissingKeyError, "rows"),
-    (dict(RECORD_EXAMPLE, hands=[RECORD_EXAMPLE["hands"][0], None]), errors.RecordError, "hidden"),
+    (_hidden(1, {"cards": [3, 4]}), CardNotInHandError, "4, which is in the hand of player 1"),
+    (_hidden(1, {"cards": [3, 11]}), CardNotInHandError, "11, which is in row 1"),
+    (_hidden(1, {"cards": [3, 14]}, {"cards": [12, 17]}), CardNotInHandError,
+     "17, which is out of play"),
+    (_hidden(1, {"cards": [3, 25]}), CardNotInHandError, "25, which is outside the deck"),
+    (_hidden(0, {"cards": [15, 15]}), CardNotInHandError, "15, which is in the hand of player 2"),
+    (dict(_hidden(1, {"cards": [3, 14]}), played=[14]), CardNotInHandError, "14, which is out"),
     (dict(RECORD_EXAMPLE, hands=[[1, 2], [13]]), errors.HandSizeError, "sizes"),
     ([1, 2], errors.JsonFormatError, "object"),
 ])
@@ -89,3 +102,57 @@ def test_played_rounds_replay_to_the_same_table(players):
         result = play_round(config, bots, rng)
         assert replay(result.record) == result.final
         assert sum(result.final.penalties) == sum(result.penalties)
+
+
+def test_hidden_hand_record_replays_to_the_visible_part_of_the_full_one():
+    full = replay(RECORD_EXAMPLE)
+    seen_by_1 = replay(_hidden(1, *RECORD_EXAMPLE["turns"]))
+    assert seen_by_1.hands == (full.hands[0], None)
+    assert (seen_by_1.rows, seen_by_1.penalties) == (full.rows, full.penalties)
+    # row 1 (11) was taken by 3: the cards out of play are known, so they are never dealt
+    assert seen_by_1.played == (11,)
+    seen_by_2 = replay(dict(_hidden(0, *RECORD_EXAMPLE["turns"]), viewer=2, scores=[7, 9]))
+    assert seen_by_2.hands == (None, full.hands[1])
+    assert seen_by_2.extra == {"viewer": 2, "scores": [7, 9], "played": [11]}
+
+
+def test_record_notes_are_not_carried_to_the_position_after():
+    after = replay(dict(RECORD_EXAMPLE, description="a note", value=1.0, scores=[1, 2]))
+    assert after.extra == {"scores": [1, 2]}
+
+
+class _Watcher(Player):
+    """Plays like `inner` and keeps every view it is shown before a card."""
+
+    def __init__(self, inner):
+        self.inner, self.views = inner, []
+
+    def choose_card(self, view):
+        self.views.append(view)
+        return self.inner.choose_card(view)
+
+    def choose_row(self, view, card):
+        return self.inner.choose_row(view, card)
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_record_view_is_the_view_the_game_showed(players):
+    """The view rebuilt from a record with the other hands hidden, turn by turn, is the one
+    the game gave the seat: every card, rows, penalties, row choices, turn."""
+    rng = random.Random(players)
+    config = GameConfig(players=players)
+    seat = players - 1
+    bots = [RandomBot(rng.random()) for _ in range(players)]
+    bots[seat] = _Watcher(GreedyBot())
+    record = play_round(config, bots, rng).record
+    hands = [hand if k == seat else None for k, hand in enumerate(record["hands"])]
+    for t, shown in enumerate(bots[seat].views):
+        start, outcomes = replay_steps(dict(record, hands=hands, turns=record["turns"][:t]))
+        assert record_view(start, outcomes) == shown
+        assert record_view(start, outcomes, seat) == shown
+
+
+def test_record_view_of_a_hidden_hand_is_refused():
+    start, outcomes = replay_steps(_hidden(1, *RECORD_EXAMPLE["turns"]))
+    with pytest.raises(errors.RecordError, match="player 2's hand is hidden"):
+        record_view(start, outcomes, 1)

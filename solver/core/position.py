@@ -113,6 +113,18 @@ class Position:
         return _flat_played(self.extra.get("played"))
 
     @property
+    def viewer_seat(self) -> int:
+        """The seat (0-based) whose view the position is: the optional `viewer` (or `to_move`)
+        key, a player number 1..N checked when the position was read, else the first visible
+        hand."""
+        viewer = self.extra.get("viewer")
+        if viewer is None:
+            viewer = self.extra.get("to_move")
+        if viewer is not None:
+            return viewer - 1
+        return next(k for k, h in enumerate(self.hands) if h is not None)
+
+    @property
     def complete_information(self) -> bool:
         return all(h is not None for h in self.hands)
 

@@ -1,15 +1,19 @@
 """Game records (docs/formats.md): validation and replay.
 
-A record is a starting position (every hand visible) plus `turns`; turn t holds `cards[k]`,
-the card player k plays, and optionally `row_choices[k]`, the row player k takes when their
-card is lower than every row end (missing: the cheapest row, lowest number among equals).
+A record is a starting position plus `turns`; turn t holds `cards[k]`, the card player k
+plays, and optionally `row_choices[k]`, the row player k takes when their card is lower than
+every row end (missing: the cheapest row, lowest number among equals). A hand may be hidden
+(null): a record as one player saw the round; its player's cards are then only checked to be
+cards never seen before. `record_view` is that player's view after the turns, as a game
+would have shown it to them.
 """
-from typing import Any, List, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
+from .player import PlayerView
 from .position import Position
-from .rules import ROWS
+from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
 
@@ -24,9 +28,6 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
     if "turns" not in data:
         raise errors.MissingKeyError("missing key 'turns' in record")
     start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
-    hidden = [k + 1 for k, hand in enumerate(start.hands) if hand is None]
-    if hidden:
-        raise errors.RecordError(f"a record needs every hand; hidden hand of player {hidden[0]}")
     turns = data["turns"]
     if not isinstance(turns, list):
         raise TurnFormatError(f"turns must be a list, got {errors.quote_json(turns)}")
@@ -77,3 +78,24 @@ def replay(data: Any) -> Position:
     """The position after the last turn of a record, penalties added to the starting ones."""
     start, outcomes = replay_steps(data)
     return outcomes[-1].position if outcomes else start
+
+
+def record_view(start: Position, outcomes: Sequence[TurnOutcome],
+                seat: Optional[int] = None) -> PlayerView:
+    """Seat `seat`'s view (0-based; default the start's `viewer`, else the first visible
+    hand) after a replayed record's turns: what a game shows it before its next card (the
+    record's start rows as the round's start, every card and row choice of the turns, the
+    start's `played` out of play; a round of 10 cards a hand, so a start with fewer is
+    that many turns in)."""
+    seat = start.viewer_seat if seat is None else seat
+    if start.hands[seat] is None:
+        raise errors.RecordError(f"player {seat + 1}'s hand is hidden in the record")
+    now = outcomes[-1].position if outcomes else start
+    config = GameConfig(players=start.players, deck=start.deck)
+    scores = start.extra.get("scores")
+    return PlayerView(config, seat, now.rows, now.hands[seat], start.rows,
+                      tuple(o.turn.cards for o in outcomes), now.penalties,
+                      tuple(scores) if scores else (0,) * start.players,
+                      config.hand_size - now.hand_size,
+                      row_choices=tuple(o.chosen_rows for o in outcomes),
+                      out_of_play=start.played)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import errors
-from .position import Position
+from .position import OPTIONAL_KEYS, Position
 from .rules import cheapest_row, play_turn, row_bullheads
 
 
@@ -46,19 +46,31 @@ class TurnOutcome:
 
 
 def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
-    """Play `turn` from `position` (every hand visible). Refuses a card not in its player's
-    hand and a row choice for a card that was not too low; `number` (0-based) is the turn's
-    number in messages."""
+    """Play `turn` from `position`. Refuses a card not in its player's hand (for a hidden
+    hand: a card seen elsewhere, on the rows, in a hand, in `played` or twice in the turn)
+    and a row choice for a card that was not too low; `number` (0-based) is the turn's
+    number in messages.
+
+    The position after keeps the optional keys (`viewer`, `scores`...); when a hand is
+    hidden or `played` is given, its `played` adds the cards of the rows taken (the cards
+    out of play are then all known: a hidden hand holds only cards never seen)."""
     where = f"turn {number + 1}"
     if len(turn.cards) != position.players:
         raise errors.TurnFormatError(f"{where}: {len(turn.cards)} cards for"
                                      f" {position.players} players")
+    seen = _seen_cards(position)
     for k, card in enumerate(turn.cards):
         hand = position.hands[k]
-        if hand is None or card not in hand:
+        if hand is not None and card not in hand:
             raise errors.CardNotInHandError(
                 f"{where}: player {k + 1} plays {errors.quote_json(card)}, which is not in"
-                f" their hand {list(hand) if hand is not None else '(unseen)'}")
+                f" their hand {list(hand)}")
+        if hand is None:
+            why = ("outside the deck" if not 1 <= card <= position.deck else seen.get(card)
+                   or ("played twice in the turn" if turn.cards.count(card) > 1 else None))
+            if why:
+                raise errors.CardNotInHandError(f"{where}: player {k + 1} (hidden hand) plays"
+                                                f" {errors.quote_json(card)}, which is {why}")
     chosen: List[Optional[int]] = [None] * position.players
 
     def choose(player: int, rows: List[List[int]], card: int) -> int:
@@ -72,7 +84,22 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
             raise errors.RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but"
                                         f" their card {turn.cards[k]} was not lower than every"
                                         f" row end")
-    hands = [[c for c in hand if c != card] for hand, card in zip(position.hands, turn.cards)]
+    hands = [None if hand is None else [c for c in hand if c != card]
+             for hand, card in zip(position.hands, turn.cards)]
     penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
-    after = Position.create(rows, hands, penalties, position.deck)
+    extra = {key: value for key, value in position.extra.items() if key in OPTIONAL_KEYS}
+    if "played" in extra or not position.complete_information:
+        extra["played"] = sorted(list(position.played) + [c for cards in taken for c in cards])
+    after = Position.create(rows, hands, penalties, position.deck, extra)
     return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after)
+
+
+def _seen_cards(position: Position) -> Dict[int, str]:
+    """Where each card a hidden hand cannot hold was seen, for the message."""
+    seen: Dict[int, str] = {c: "out of play (played)" for c in position.played}
+    for r, row in enumerate(position.rows):
+        seen.update((c, f"in row {r}") for c in row)
+    for k, hand in enumerate(position.hands):
+        if hand is not None:
+            seen.update((c, f"in the hand of player {k + 1}") for c in hand)
+    return seen

@@ -120,20 +120,28 @@ def past_views(view: PlayerView) -> Tuple[RawViews, List[Tuple[int, int]]]:
     """Every other seat's raw view at each earlier turn of the round (turn by turn, seats in
     order), its hand left empty, and the (turn, seat) of each: the moments whose plays say
     something about the hidden hands. The rows and penalties are replayed from the start
-    rows, the cards and the row choices the whole table saw."""
+    rows, the cards and the row choices the whole table saw (the penalties before the first
+    of them, and its turn number, are what the view's own leave: a record may start mid-round)."""
     rows = [list(r) for r in view.start_rows]
-    penalties = [0] * view.players
-    views, moments = [], []
+    before: List[Tuple[Tuple[Tuple[int, ...], ...], List[int]]] = []   # rows, bullheads taken
+    taken_since = [0] * view.players
     for t, cards in enumerate(view.played):
-        for k in range(view.players):
-            if k != view.seat:
-                views.append(PlayerView(view.config, k, tuple(map(tuple, rows)), (),
-                                        view.start_rows, view.played[:t], tuple(penalties),
-                                        view.scores, t, row_choices=view.row_choices[:t]))
-                moments.append((t, k))
+        before.append((tuple(map(tuple, rows)), taken_since))
         choices = view.row_choices[t] if t < len(view.row_choices) else (None,) * len(cards)
         rows, taken = c_play_turn(rows, list(cards), list(choices))
-        penalties = [a + b for a, b in zip(penalties, taken)]
+        taken_since = [a + b for a, b in zip(taken_since, taken)]
+    first_turn = view.turn - len(view.played)
+    at_start = [p - q for p, q in zip(view.penalties, taken_since)]
+    views, moments = [], []
+    for t, (rows_t, taken_before) in enumerate(before):
+        penalties = tuple(a + b for a, b in zip(at_start, taken_before))
+        for k in range(view.players):
+            if k != view.seat:
+                views.append(PlayerView(view.config, k, rows_t, (), view.start_rows,
+                                        view.played[:t], penalties, view.scores, first_turn + t,
+                                        row_choices=view.row_choices[:t],
+                                        out_of_play=view.out_of_play))
+                moments.append((t, k))
     return raw_views(views), moments
 
 

@@ -202,17 +202,6 @@ def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]],
 
 
 # positions (nimmt best) ---------------------------------------------------------------------
-def viewer_of(position: Position) -> int:
-    """The seat whose view a position is: the optional `viewer` (or `to_move`) key, a player
-    number 1..N checked when the position was read, else the first visible hand."""
-    viewer = position.extra.get("viewer")
-    if viewer is None:
-        viewer = position.extra.get("to_move")
-    if viewer is not None:
-        return viewer - 1
-    return next(k for k, h in enumerate(position.hands) if h is not None)
-
-
 def unseen_pool(position: Position) -> List[int]:
     """Cards the hidden hands may hold: the deck minus rows, visible hands and `played`."""
     seen = {c for row in position.rows for c in row}
@@ -240,7 +229,7 @@ def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
     share of the average strategy, the largest first). For any position with the viewer's
     hand visible (other hands visible or `null`). The exact answer of a 2-player position
     with both hands visible is `solver.exact.solve`'s."""
-    viewer = viewer_of(position) if viewer is None else viewer
+    viewer = position.viewer_seat if viewer is None else viewer
     budget = search_budget(limit)
     options = (options or SearchOptions()).settled(position.players)
     size = position.hand_size
@@ -293,7 +282,7 @@ def root_strategies(position: Position, limit: Optional[Limit] = None, seed: Any
     exact equilibrium of a 2-player position). The viewer of the tree is the first visible
     hand; with every hand visible the tree is the same whatever the viewer. The root's other
     seats are bandits (no careful model)."""
-    viewer = viewer_of(position)
+    viewer = position.viewer_seat
     budget = search_budget(limit)
     options = (options or SearchOptions()).settled(position.players)
     hands = [None if h is None else list(h) for h in position.hands]

@@ -122,8 +122,12 @@ def format_network_advice(advice: dict) -> str:
         return f"{name}: nothing to play (the round is over)"
     if not advice["cards"]:
         return f"{name}: play {advice['play']} (the last card)"
+    known = advice.get("turns_known", 0)
+    weighed = (f" (drawn from {advice['candidates']} by how well they explain the"
+               f" {known} earlier turn{'s' if known > 1 else ''})"
+               if known and advice.get("candidates") else "")
     lines = [f"{name}: play {advice['play']} (the least score)",
-             f"{advice['player']}: {advice['worlds']} deals of the hidden hands,"
+             f"{advice['player']}: {advice['worlds']} deals of the hidden hands{weighed},"
              f" {advice['seconds']:.2f} s, seed {advice['seed']}",
              "expected bullheads to the end of the round; least score (those plus the"
              " policy prior) first:",
