@@ -12,7 +12,7 @@ from solver.errors import ConfigError
 from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views
-from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions,
+from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, believed_pairs,
                                  believed_worlds, card_scores, log_likelihoods, next_views,
                                  others_cards, others_views, sample_worlds)
 from solver.play.bots import make_bot
@@ -254,6 +254,47 @@ def test_playouts_draw_the_others_cards_from_the_others_model():
     mixed = card_scores(mine, view, options, random.Random(4), theirs)
     assert mixed != alone
     assert mixed != card_scores(theirs, view, options, random.Random(4))
+
+
+def test_several_models_of_the_others_are_told_apart_by_the_table():
+    """`others=A+B`: each world has one model for every other seat, drawn with the deal by
+    how well the two explain the others' play: after three turns at a table of net-v1 the
+    worlds take net-v1, at a table of net-v2 net-v2. With one model, the worlds of
+    `believed_worlds`."""
+    v1, v2 = load_cached("net-v1.npz"), load_cached()
+    for table, model in (("net:weights=net-v1.npz", 0), ("net", 1)):
+        seat0 = Recorder(make_bot("net", seed=0))
+        play_round(GameConfig(players=4), [seat0] + [make_bot(table, seed=k) for k in (1, 2, 3)],
+                   random.Random(0))
+        view = seat0.views[3]
+        pairs = believed_pairs([v1, v2], view, 64, 64, random.Random(1))
+        assert sum(m == model for _, m in pairs) >= 56
+        assert {h for h, _ in pairs} <= set(sample_worlds(view, 64, random.Random(1)))
+        assert [h for h, _ in believed_pairs([v1], view, 16, 32, random.Random(2))] == \
+            believed_worlds(v1, view, 16, 32, random.Random(2))
+    bot = make_bot("nsearch:others=net-v1.npz+net-v2.npz", seed=1)
+    assert bot.others_net == (v1, v2)
+    with pytest.raises(ConfigError, match="weights"):
+        make_bot("nsearch:others=net-v1.npz+/nowhere.npz")
+
+
+def test_each_playout_draws_from_its_worlds_model():
+    """Playouts with two models: the others' cards of a start whose model is 1 come from
+    the second network, as if it were the only one; of a start whose model is 0, the first."""
+    from solver.learn.search import playouts
+    mine, theirs = load_cached(), load_cached("net-v1.npz")
+    view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
+    parent = raw_views([view])
+    starts = []
+    for hands in sample_worlds(view, 3, random.Random(7)):
+        cards = [min(h) for h in hands]
+        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
+        starts.append((rows, [[c for c in h if c != cards[k]] for k, h in enumerate(hands)],
+                       cards, taken))
+    for model, alone in ((0, mine), (1, theirs)):
+        both = playouts(mine, view, parent, starts, random.Random(1), 3, (mine, theirs),
+                        model_of=np.full(len(starts), model))
+        assert (both == playouts(mine, view, parent, starts, random.Random(1), 3, alone)).all()
 
 
 def test_the_playouts_of_one_world_share_their_random_numbers():

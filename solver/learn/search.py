@@ -32,7 +32,7 @@ the same hands; only the other seat's sampled card differs between worlds.
 from dataclasses import dataclass
 from enum import Enum
 from random import Random
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -51,6 +51,7 @@ WORLD_COST_SAMPLES = 32    # draws of the sampled-cost feature in the views of s
                            # worlds (past views, the others' draws, playouts): a quarter
 
 Hands = Tuple[Tuple[int, ...], ...]      # one world: every seat's hand (ours as it is)
+Models = Union[None, PolicyNet, Sequence[PolicyNet]]   # the others' model(s)
 
 
 class Reward(str, Enum):
@@ -149,8 +150,14 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
     """[W]: for each world, the log-probability under `net`'s policy of the cards every other
     seat played this round, each from its hand of that moment in that world (its hand now and
     the cards it played since): how well the world explains the others' play."""
+    return models_log_likelihoods([net], view, worlds)[0]
+
+
+def models_log_likelihoods(nets: Sequence[PolicyNet], view: PlayerView,
+                           worlds: Sequence[Hands]) -> np.ndarray:
+    """[M, W]: `log_likelihoods` under each of `nets`, the views encoded once for all."""
     if not view.played or not worlds:
-        return np.zeros(len(worlds))
+        return np.zeros((len(nets), len(worlds)))
     base, moments = past_views(view)
     count = len(worlds) * len(moments)
     raw = base.subset(np.tile(np.arange(len(moments)), len(worlds)))   # world by world
@@ -163,9 +170,13 @@ def log_likelihoods(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands]) -
             raw.hand[i, :len(cards)] = cards
             slots[i] = cards.index(view.played[t][k])
             i += 1
-    logits, _ = net.forward(encode(raw, WORLD_COST_SAMPLES))
-    chosen = log_softmax(logits)[np.arange(count), slots]
-    return chosen.reshape(len(worlds), len(moments)).sum(axis=1)
+    encoded = encode(raw, WORLD_COST_SAMPLES)
+    out = np.zeros((len(nets), len(worlds)))
+    for m, net in enumerate(nets):
+        logits, _ = net.forward(encoded)
+        chosen = log_softmax(logits)[np.arange(count), slots]
+        out[m] = chosen.reshape(len(worlds), len(moments)).sum(axis=1)
+    return out
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -180,12 +191,22 @@ def believed_worlds(net: PolicyNet, view: PlayerView, worlds: int, candidates: i
     """`worlds` deals drawn (systematic resampling) from `candidates` uniform ones, each
     weighed by its likelihood of the others' play to the power `power` (below 1: tempered,
     the model of the others is not exact)."""
+    return [hands for hands, _ in believed_pairs([net], view, worlds, candidates, rng, power)]
+
+
+def believed_pairs(nets: Sequence[PolicyNet], view: PlayerView, worlds: int, candidates: int,
+                   rng: Random, power: float = BELIEF_POWER) -> List[Tuple[Hands, int]]:
+    """`worlds` (deal, model) pairs drawn as `believed_worlds` draws deals, from the
+    `candidates` uniform deals paired with each of the others' models `nets` (equally likely
+    before the play): a deal and a model are weighed together by how well they explain the
+    others' play, so the table's play also says which model fits it."""
     pool = sample_worlds(view, candidates, rng)
-    ll = power * log_likelihoods(net, view, pool)
+    ll = power * models_log_likelihoods(nets, view, pool).reshape(-1)
     w = np.exp(ll - ll.max())
     edges = np.cumsum(w / w.sum())
     picks = np.searchsorted(edges, (rng.random() + np.arange(worlds)) / worlds)
-    return [pool[min(i, len(pool) - 1)] for i in picks]
+    return [(pool[i % len(pool)], i // len(pool))
+            for i in np.minimum(picks, len(pool) * len(nets) - 1)]
 
 
 def _relative_rows(values: Sequence[int], players: int) -> np.ndarray:
@@ -274,17 +295,28 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
 
 
 def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
-                  rng: Random, others_net: Optional[PolicyNet] = None) -> List[CardScore]:
+                  rng: Random, others_net: Models = None) -> List[CardScore]:
     """Each card of the hand (ascending) with its mean score over the sampled worlds.
-    `others_net`: the network whose policy draws the others' cards (default `net`)."""
+    `others_net`: the network whose policy draws the others' cards (default `net`), or
+    several: each world then has one of them for every other seat, weighed with the deal
+    by the others' play under `belief`, else taken in turn."""
     hand = tuple(sorted(view.hand))
-    model = others_net or net                       # of the other seats
+    models = _models(others_net, net)
     if options.belief:
-        worlds = believed_worlds(model, view, options.worlds, options.belief, rng)
+        pairs = believed_pairs(models, view, options.worlds, options.belief, rng)
+        worlds, model_of = [h for h, _ in pairs], np.array([m for _, m in pairs])
     else:
         worlds = sample_worlds(view, options.worlds, rng)
+        model_of = np.arange(len(worlds)) % len(models)
     parent = raw_views([view])
-    picks = others_cards(model, view, worlds, rng, parent, options.temperature)
+    picks: List[Dict[int, int]] = [{} for _ in worlds]
+    for m, model in enumerate(models):
+        group = np.flatnonzero(model_of == m)
+        if len(group):
+            drawn = others_cards(model, view, [worlds[w] for w in group], rng, parent,
+                                 options.temperature)
+            for w, cards in zip(group, drawn):
+                picks[w] = cards
     n, seat = view.players, view.seat
     immediate = np.zeros((len(worlds), len(hand)))
     nexts = []
@@ -315,7 +347,8 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                         dtype=np.float64).reshape(immediate.shape)
     elif options.leaf is Leaf.PLAYOUT:
         leaf = playouts(net, view, parent, rollouts, rng, options.depth,
-                        others_net, shared=len(hand)).reshape(immediate.shape)
+                        models if others_net is not None else None, shared=len(hand),
+                        model_of=np.repeat(model_of, len(hand))).reshape(immediate.shape)
     totals = immediate + leaf
     means = totals.mean(axis=0)
     spreads = totals.std(axis=0)
@@ -332,11 +365,13 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
              starts: Sequence[Tuple[list, List[List[int]], Sequence[int], Sequence[int]]],
              rng: Random, depth: int = HAND_SIZE,
-             others_net: Optional[PolicyNet] = None, shared: int = 1) -> np.ndarray:
+             others_net: Models = None, shared: int = 1,
+             model_of: Optional[np.ndarray] = None) -> np.ndarray:
     """Our bullheads from each start (the rows, every seat's hand, the turn's cards and
     bullheads, just after our candidate turn) to the end of the round, every seat playing
     the card it samples from the network's policy on its own view (the other seats from
-    `others_net`'s if given); a too-low card takes the cheapest row. After `depth` turns the
+    `others_net`'s if given; of several, start i's from `others_net[model_of[i]]`); a
+    too-low card takes the cheapest row. After `depth` turns the
     network's value of our view ends the playout (the rest of the round). All playouts
     advance together: one batch per turn. Each block of `shared` consecutive playouts (the
     cards of one world) draws with the same uniform numbers, seat by seat and turn by turn:
@@ -359,6 +394,10 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     mine = np.arange(count) * n + seat              # our seat's rows in a batch of every seat
     theirs = np.ones(count * n, dtype=bool)
     theirs[mine] = False
+    models = _models(others_net, net)
+    of = np.zeros(count, dtype=np.int64) if model_of is None else np.asarray(model_of)
+    by_row = np.repeat(of, n)                      # each row's start's model
+    groups = [np.flatnonzero(theirs & (by_row == m)) for m in range(len(models))]
     for step in range(size):
         if step == depth:
             return ours + net.values(encode(tables.views().subset(mine), WORLD_COST_SAMPLES))
@@ -369,13 +408,21 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
             else:
                 logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
                 logits[mine] = net.forward(encoded.subset(mine))[0]
-                logits[theirs] = others_net.forward(encoded.subset(theirs))[0]
+                for model, rows in zip(models, groups):
+                    logits[rows] = model.forward(encoded.subset(rows))[0]
             u = np.repeat(gen.random((count // shared, 1, n)), shared, axis=1)
             index = sample_slots(logits, tables.size, gen, u=u.reshape(-1)).reshape(count, n)
         else:
             index = np.zeros((count, n), dtype=np.int64)
         ours += tables.play(index)[:, seat]
     return ours
+
+
+def _models(others: Models, net: PolicyNet) -> List[PolicyNet]:
+    """The others' models as a list: `net` itself when none is given."""
+    if others is None:
+        return [net]
+    return [others] if isinstance(others, PolicyNet) else list(others)
 
 
 def score_order(card: int, score: float) -> Tuple[float, int]:

@@ -308,8 +308,10 @@ class NetSearchBot(NetBot):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
                                         belief)
-        # the others' model: another network's policy (a file, or a shipped name)
-        self.others_net = load_cached(others) if others else None
+        # the others' model: another network's policy (a file, or a shipped name), or
+        # several joined by '+' (each world then has one, weighed by the table's play)
+        models = tuple(load_cached(name) for name in others.split("+")) if others else ()
+        self.others_net = models[0] if len(models) == 1 else (models or None)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
