@@ -278,19 +278,25 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
         make_bot("nsearch:others=net-v1.npz+/nowhere.npz")
 
 
+def _playout_starts(worlds: int):
+    """A 4-player view of 6+ cards, its raw view, and one playout start per sampled world:
+    every seat has played its lowest card."""
+    view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
+    starts = []
+    for hands in sample_worlds(view, worlds, random.Random(7)):
+        cards = [min(h) for h in hands]
+        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
+        starts.append((rows, [[c for c in h if c != cards[k]] for k, h in enumerate(hands)],
+                       cards, taken))
+    return view, raw_views([view]), starts
+
+
 def test_each_playout_draws_from_its_worlds_model():
     """Playouts with two models: the others' cards of a start whose model is 1 come from
     the second network, as if it were the only one; of a start whose model is 0, the first."""
     from solver.learn.search import playouts
     mine, theirs = load_cached(), load_cached("net-v1.npz")
-    view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
-    parent = raw_views([view])
-    starts = []
-    for hands in sample_worlds(view, 3, random.Random(7)):
-        cards = [min(h) for h in hands]
-        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
-        starts.append((rows, [[c for c in h if c != cards[k]] for k, h in enumerate(hands)],
-                       cards, taken))
+    view, parent, starts = _playout_starts(3)
     for model, alone in ((0, mine), (1, theirs)):
         both = playouts(mine, view, parent, starts, random.Random(1), 3, (mine, theirs),
                         model_of=np.full(len(starts), model))
@@ -303,14 +309,8 @@ def test_the_playouts_of_one_world_share_their_random_numbers():
     where playouts with draws of their own do not."""
     from solver.learn.search import playouts
     net = load_cached()
-    view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
-    parent = raw_views([view])
-    starts = []
-    for hands in sample_worlds(view, 2, random.Random(7)):
-        cards = [min(h) for h in hands]
-        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
-        left = [[c for c in h if c != cards[k]] for k, h in enumerate(hands)]
-        starts += [(rows, left, cards, taken)] * 3
+    view, parent, starts = _playout_starts(2)
+    starts = [start for start in starts for _ in range(3)]
     shared = playouts(net, view, parent, starts, random.Random(1), shared=3)
     assert shared[0] == shared[1] == shared[2] and shared[3] == shared[4] == shared[5]
     alone = [playouts(net, view, parent, starts, random.Random(s)) for s in range(3)]
