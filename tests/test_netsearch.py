@@ -358,3 +358,13 @@ def test_worlds_are_weighed_by_the_others_past_play(config):
         assert np.mean([ll[w] for w in picked]) > np.mean(list(ll.values()))
     first = _views(config, 9)[0]
     assert (log_likelihoods(net, first, sample_worlds(first, 3, random.Random(1))) == 0).all()
+
+
+def test_a_model_no_world_draws_is_out_for_the_round():
+    """Of several models under `belief`, one that no world drew at a decision with history is
+    not weighed again that round; a new round starts with all of them again."""
+    bot = make_bot(FAST + ":belief=16:others=net-v1.npz+net-v2.npz", seed=0)
+    for table, left in (("net:weights=net-v1.npz", (0,)), ("net", (1,))):
+        others = [make_bot(table, seed=k) for k in (1, 2, 3)]
+        play_round(GameConfig(players=4), [bot] + others, random.Random(len(left) + len(table)))
+        assert bot.in_play[1] == left

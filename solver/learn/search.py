@@ -289,17 +289,21 @@ class CardScore:
 
 
 def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
-                rng: Random, others_net: Optional[PolicyNet] = None) -> Dict[int, float]:
+                rng: Random, others_net: Models = None,
+                drawn_models: Optional[List[int]] = None) -> Dict[int, float]:
     """Each card of the hand's score (lower is better): `analyse_cards`' `score`."""
-    return {e.card: e.score for e in analyse_cards(net, view, options, rng, others_net)}
+    return {e.card: e.score
+            for e in analyse_cards(net, view, options, rng, others_net, drawn_models)}
 
 
 def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
-                  rng: Random, others_net: Models = None) -> List[CardScore]:
+                  rng: Random, others_net: Models = None,
+                  drawn_models: Optional[List[int]] = None) -> List[CardScore]:
     """Each card of the hand (ascending) with its mean score over the sampled worlds.
     `others_net`: the network whose policy draws the others' cards (default `net`), or
     several: each world then has one of them for every other seat, weighed with the deal
-    by the others' play under `belief`, else taken in turn."""
+    by the others' play under `belief`, else taken in turn; `drawn_models`, if given, gets
+    each world's model (an index into them)."""
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
     if options.belief:
@@ -308,6 +312,8 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     else:
         worlds = sample_worlds(view, options.worlds, rng)
         model_of = np.arange(len(worlds)) % len(models)
+    if drawn_models is not None:
+        drawn_models.extend(int(m) for m in model_of)
     parent = raw_views([view])
     picks: List[Dict[int, int]] = [{} for _ in worlds]
     for m, model in enumerate(models):

@@ -313,6 +313,9 @@ class NetSearchBot(NetBot):
         models = tuple(load_cached(name) for name in others.split("+")) if others else ()
         self.others_net = models[0] if len(models) == 1 else (models or None)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
+        # of several models under belief: the round (seat, start rows) and the models still
+        # in it; a model no world drew at a decision is out for the rest of the round
+        self.in_play: Optional[Tuple[Any, Tuple[int, ...]]] = None
 
     def card_strategy(self, view: PlayerView) -> Optional[Dict[int, float]]:
         return None        # its card depends on its random worlds
@@ -320,9 +323,27 @@ class NetSearchBot(NetBot):
     def choose_card(self, view: PlayerView) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
-        scores = card_scores(self.net, view, self.options, self.rng, self.others_net)
+        if not isinstance(self.others_net, tuple) or not self.options.belief:
+            scores = card_scores(self.net, view, self.options, self.rng, self.others_net)
+        else:
+            scores = self._with_models_in_play(view)
         self.last = (view.seat, scores)
         return best_scored(scores)
+
+    def _with_models_in_play(self, view: PlayerView) -> Dict[int, float]:
+        """Card scores with the models the round's play has not ruled out: once no world
+        draws a model, the table's cards have made it unlikely beyond the worlds' reach, and
+        its likelihood (the dearer part of a decision) is no longer computed this round."""
+        round_key = (view.seat, view.start_rows)
+        if self.in_play is None or self.in_play[0] != round_key:
+            self.in_play = (round_key, tuple(range(len(self.others_net))))
+        kept = self.in_play[1]
+        drawn: List[int] = []
+        scores = card_scores(self.net, view, self.options, self.rng,
+                             tuple(self.others_net[i] for i in kept), drawn)
+        if view.played:
+            self.in_play = (round_key, tuple(kept[i] for i in sorted(set(drawn))))
+        return scores
 
 
 class BeliefBot(NetSearchBot):
