@@ -21,7 +21,7 @@ from . import errors
 from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.position import Position
-from .core.record import replay_steps
+from .core.record import position_after, replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
@@ -239,7 +239,7 @@ def replay(record, as_json):
     taken since the start added to the starting ones).
     """
     start, outcomes = replay_steps(load_record(record))
-    final = outcomes[-1].position if outcomes else start
+    final = position_after(start, outcomes)
     if as_json:
         click.echo(final.to_json())
         return

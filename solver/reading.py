@@ -3,8 +3,8 @@
 `load_position` reads a position in JSON or the text notation, and refuses a game record
 where a position is expected, saying how to get the position after its turns;
 `load_record` reads a game record; `load_position_or_record` takes either, a record as the
-position after its turns with its viewer's view of them. On a terminal, reading stdin is announced on stderr
-(the command would otherwise wait in silence).
+position after its turns with its viewer's view of them. On a terminal, reading stdin is
+announced on stderr (the command would otherwise wait in silence).
 """
 import json
 import os
@@ -16,7 +16,7 @@ from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
 from .core.player import PlayerView
 from .core.position import Position
-from .core.record import record_view, replay_steps
+from .core.record import position_after, record_view, replay_steps
 
 
 def load_position(source: str) -> Position:
@@ -41,7 +41,7 @@ def load_position_or_record(source: str,
             if not records:
                 raise errors.RecordGivenError(_record_given(source, inline))
             start, outcomes = replay_steps(data)
-            return (outcomes[-1].position if outcomes else start), record_view(start, outcomes)
+            return position_after(start, outcomes), record_view(start, outcomes)
         return Position.from_dict(data), None
     return Position.from_text(text), None
 

@@ -13,7 +13,7 @@ from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, believed_pairs,
-                                 believed_worlds, card_scores, log_likelihoods, next_views,
+                                 card_scores, log_likelihoods, next_views,
                                  others_cards, others_views, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
@@ -259,8 +259,7 @@ def test_playouts_draw_the_others_cards_from_the_others_model():
 def test_several_models_of_the_others_are_told_apart_by_the_table():
     """`others=A+B`: each world has one model for every other seat, drawn with the deal by
     how well the two explain the others' play: after three turns at a table of net-v1 the
-    worlds take net-v1, at a table of net-v2 net-v2. With one model, the worlds of
-    `believed_worlds`."""
+    worlds take net-v1, at a table of net-v2 net-v2. With one model, every world has it."""
     v1, v2 = load_cached("net-v1.npz"), load_cached()
     for table, model in (("net:weights=net-v1.npz", 0), ("net", 1)):
         seat0 = Recorder(make_bot("net", seed=0))
@@ -270,8 +269,7 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
         pairs = believed_pairs([v1, v2], view, 64, 64, random.Random(1))
         assert sum(m == model for _, m in pairs) >= 56
         assert {h for h, _ in pairs} <= set(sample_worlds(view, 64, random.Random(1)))
-        assert [h for h, _ in believed_pairs([v1], view, 16, 32, random.Random(2))] == \
-            believed_worlds(v1, view, 16, 32, random.Random(2))
+        assert {m for _, m in believed_pairs([v1], view, 16, 32, random.Random(2))} == {0}
     bot = make_bot("nsearch:others=net-v1.npz+net-v2.npz", seed=1)
     assert bot.others_net == (v1, v2)
     with pytest.raises(ConfigError, match="weights"):
@@ -352,7 +350,7 @@ def test_worlds_are_weighed_by_the_others_past_play(config):
         assert np.allclose(got, [_slow_log_likelihood(net, view, w) for w in worlds],
                            atol=1e-3)
         pool = sample_worlds(view, 64, random.Random(8))
-        picked = believed_worlds(net, view, 64, 64, random.Random(8), power=1.0)
+        picked = [h for h, _ in believed_pairs([net], view, 64, 64, random.Random(8), power=1.0)]
         assert set(picked) <= set(pool) and len(picked) == 64
         ll = dict(zip(pool, log_likelihoods(net, view, pool)))
         assert np.mean([ll[w] for w in picked]) > np.mean(list(ll.values()))

@@ -76,7 +76,11 @@ def replay_steps(data: Any) -> Tuple[Position, List[TurnOutcome]]:
 
 def replay(data: Any) -> Position:
     """The position after the last turn of a record, penalties added to the starting ones."""
-    start, outcomes = replay_steps(data)
+    return position_after(*replay_steps(data))
+
+
+def position_after(start: Position, outcomes: Sequence[TurnOutcome]) -> Position:
+    """The position after a replayed record's turns (the start when there are none)."""
     return outcomes[-1].position if outcomes else start
 
 
@@ -90,7 +94,7 @@ def record_view(start: Position, outcomes: Sequence[TurnOutcome],
     seat = start.viewer_seat if seat is None else seat
     if start.hands[seat] is None:
         raise errors.RecordError(f"player {seat + 1}'s hand is hidden in the record")
-    now = outcomes[-1].position if outcomes else start
+    now = position_after(start, outcomes)
     config = GameConfig(players=start.players, deck=start.deck)
     scores = start.extra.get("scores")
     return PlayerView(config, seat, now.rows, now.hands[seat], start.rows,

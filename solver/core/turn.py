@@ -58,7 +58,7 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     if len(turn.cards) != position.players:
         raise errors.TurnFormatError(f"{where}: {len(turn.cards)} cards for"
                                      f" {position.players} players")
-    seen = _seen_cards(position)
+    seen = {} if position.complete_information else _seen_cards(position)
     for k, card in enumerate(turn.cards):
         hand = position.hands[k]
         if hand is not None and card not in hand:

@@ -46,7 +46,7 @@ from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
-BELIEF_POWER = 0.5      # the likelihood's tempering in believed_worlds
+BELIEF_POWER = 0.5      # the likelihood's tempering in believed_pairs
 WORLD_COST_SAMPLES = 32    # draws of the sampled-cost feature in the views of sampled
                            # worlds (past views, the others' draws, playouts): a quarter
 
@@ -186,20 +186,13 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
-def believed_worlds(net: PolicyNet, view: PlayerView, worlds: int, candidates: int,
-                    rng: Random, power: float = BELIEF_POWER) -> List[Hands]:
-    """`worlds` deals drawn (systematic resampling) from `candidates` uniform ones, each
-    weighed by its likelihood of the others' play to the power `power` (below 1: tempered,
-    the model of the others is not exact)."""
-    return [hands for hands, _ in believed_pairs([net], view, worlds, candidates, rng, power)]
-
-
 def believed_pairs(nets: Sequence[PolicyNet], view: PlayerView, worlds: int, candidates: int,
                    rng: Random, power: float = BELIEF_POWER) -> List[Tuple[Hands, int]]:
-    """`worlds` (deal, model) pairs drawn as `believed_worlds` draws deals, from the
-    `candidates` uniform deals paired with each of the others' models `nets` (equally likely
-    before the play): a deal and a model are weighed together by how well they explain the
-    others' play, so the table's play also says which model fits it."""
+    """`worlds` (deal, model) pairs drawn (systematic resampling) from the `candidates`
+    uniform deals paired with each of the others' models `nets` (equally likely before the
+    play), each pair weighed by its likelihood of the others' play to the power `power`
+    (below 1: tempered, the model of the others is not exact): the table's play says which
+    deals, and which model, fit it."""
     pool = sample_worlds(view, candidates, rng)
     ll = power * models_log_likelihoods(nets, view, pool).reshape(-1)
     w = np.exp(ll - ll.max())
