@@ -115,7 +115,7 @@ def network_advice(position: Position, spec: str, seed: int = 0,
     else:
         cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net)
         cards.sort(key=lambda e: score_order(e.card, e.score))
-    margin = [1.96 * e.spread / math.sqrt(options.worlds) for e in cards]
+    margin = [1.96 * e.spread / math.sqrt(e.samples) for e in cards]
     # estimates over a few worlds: 6 decimals say all they know, the same on any machine
     advice.update(play=cards[0].card if cards else hand[0],
                   seconds=time.perf_counter() - start,

@@ -12,8 +12,9 @@ from solver.errors import ConfigError
 from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views
-from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, believed_pairs,
-                                 card_scores, log_likelihoods, next_views,
+from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
+                                 belief_weights, believed_pairs, card_scores,
+                                 effective_worlds, log_likelihoods, next_views,
                                  others_cards, others_views, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
@@ -356,6 +357,25 @@ def test_worlds_are_weighed_by_the_others_past_play(config):
         assert np.mean([ll[w] for w in picked]) > np.mean(list(ll.values()))
     first = _views(config, 9)[0]
     assert (log_likelihoods(net, first, sample_worlds(first, 3, random.Random(1))) == 0).all()
+
+
+def test_intervals_count_the_worlds_the_weights_leave():
+    """Worlds drawn from weighed candidates are worth at most the candidates' effective
+    number: equal weights leave every world, weights on one deal leave one. A card's
+    `samples` (its advice interval's count) is that number under `belief`, the worlds
+    otherwise."""
+    assert effective_worlds(np.full(96, 1 / 96), 16) == 16
+    assert effective_worlds(np.full(8, 1 / 8), 16) == pytest.approx(8)
+    assert effective_worlds(np.eye(1, 96)[0], 16) == pytest.approx(1)
+    view = _views(GameConfig(players=4), 9)[8]
+    net = load_cached()
+    options = NetSearchOptions(worlds=16, belief=96)
+    _, w = belief_weights([load_cached("net-v1.npz")], view, 96, random.Random(5))
+    cards = analyse_cards(net, view, options, random.Random(5), load_cached("net-v1.npz"))
+    assert {e.samples for e in cards} == {effective_worlds(w, 16)}
+    assert 1 <= cards[0].samples < 16      # eight turns of play leave fewer likely deals
+    cards = analyse_cards(net, view, NetSearchOptions(worlds=16), random.Random(5))
+    assert {e.samples for e in cards} == {16}
 
 
 def test_a_model_no_world_draws_is_out_for_the_round():

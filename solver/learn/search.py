@@ -193,13 +193,33 @@ def believed_pairs(nets: Sequence[PolicyNet], view: PlayerView, worlds: int, can
     play), each pair weighed by its likelihood of the others' play to the power `power`
     (below 1: tempered, the model of the others is not exact): the table's play says which
     deals, and which model, fit it."""
+    pool, w = belief_weights(nets, view, candidates, rng, power)
+    return resample(pool, w, worlds, rng)
+
+
+def belief_weights(nets: Sequence[PolicyNet], view: PlayerView, candidates: int, rng: Random,
+                   power: float = BELIEF_POWER) -> Tuple[List[Hands], np.ndarray]:
+    """`believed_pairs`' candidate deals and the weights of the (deal, model) pairs, model by
+    model (pair i: deal i % candidates, model i // candidates), summing to 1."""
     pool = sample_worlds(view, candidates, rng)
     ll = power * models_log_likelihoods(nets, view, pool).reshape(-1)
     w = np.exp(ll - ll.max())
-    edges = np.cumsum(w / w.sum())
-    picks = np.searchsorted(edges, (rng.random() + np.arange(worlds)) / worlds)
+    return pool, w / w.sum()
+
+
+def resample(pool: Sequence[Hands], w: np.ndarray, worlds: int,
+             rng: Random) -> List[Tuple[Hands, int]]:
+    """`worlds` (deal, model) pairs drawn by systematic resampling with the weights `w`."""
+    picks = np.searchsorted(np.cumsum(w), (rng.random() + np.arange(worlds)) / worlds)
     return [(pool[i % len(pool)], i // len(pool))
-            for i in np.minimum(picks, len(pool) * len(nets) - 1)]
+            for i in np.minimum(picks, len(w) - 1)]
+
+
+def effective_worlds(w: np.ndarray, worlds: int) -> float:
+    """How many independent worlds `worlds` draws from weights `w` are worth: at most the
+    candidates' effective number (Kish: 1 / sum of squared weights), which is small when
+    the table's play leaves few deals likely."""
+    return min(float(worlds), 1.0 / float(np.sum(np.square(w))))
 
 
 def _relative_rows(values: Sequence[int], players: int) -> np.ndarray:
@@ -279,6 +299,7 @@ class CardScore:
     spread: float        # their standard deviation over the worlds
     probability: float   # the policy's probability of the card (1.0 when not computed)
     score: float         # what the card is chosen by (least): expected + prior * -log(p)
+    samples: float = 1.0  # the worlds' worth as independent draws (effective_worlds)
 
 
 def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
@@ -300,11 +321,14 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
     if options.belief:
-        pairs = believed_pairs(models, view, options.worlds, options.belief, rng)
+        pool, w = belief_weights(models, view, options.belief, rng)
+        pairs = resample(pool, w, options.worlds, rng)
         worlds, model_of = [h for h, _ in pairs], np.array([m for _, m in pairs])
+        samples = effective_worlds(w, options.worlds)
     else:
         worlds = sample_worlds(view, options.worlds, rng)
         model_of = np.arange(len(worlds)) % len(models)
+        samples = float(len(worlds))
     if drawn_models is not None:
         drawn_models.extend(int(m) for m in model_of)
     parent = raw_views([view])
@@ -358,7 +382,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
         surprise = -log_softmax(logits[0, :len(hand)])
     scores = means + options.prior * surprise
     return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
-                      float(scores[j])) for j, card in enumerate(hand)]
+                      float(scores[j]), samples) for j, card in enumerate(hand)]
 
 
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
