@@ -13,9 +13,9 @@ from solver.learn.model import load_cached
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
-                                 belief_weights, believed_pairs, card_scores,
-                                 effective_worlds, log_likelihoods, next_views,
-                                 others_cards, others_views, sample_worlds)
+                                 belief_weights, card_scores, effective_worlds,
+                                 log_likelihoods, next_views, others_cards, others_views,
+                                 resample, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import assert_input_error, run
@@ -267,10 +267,12 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
         play_round(GameConfig(players=4), [seat0] + [make_bot(table, seed=k) for k in (1, 2, 3)],
                    random.Random(0))
         view = seat0.views[3]
-        pairs = believed_pairs([v1, v2], view, 64, 64, random.Random(1))
+        rng = random.Random(1)
+        pairs = resample(*belief_weights([v1, v2], view, 64, rng), 64, rng)
         assert sum(m == model for _, m in pairs) >= 56
         assert {h for h, _ in pairs} <= set(sample_worlds(view, 64, random.Random(1)))
-        assert {m for _, m in believed_pairs([v1], view, 16, 32, random.Random(2))} == {0}
+        rng = random.Random(2)
+        assert {m for _, m in resample(*belief_weights([v1], view, 32, rng), 16, rng)} == {0}
     bot = make_bot("nsearch:others=net-v1.npz+net-v2.npz", seed=1)
     assert bot.others_net == (v1, v2)
     with pytest.raises(ConfigError, match="weights"):
@@ -351,7 +353,9 @@ def test_worlds_are_weighed_by_the_others_past_play(config):
         assert np.allclose(got, [_slow_log_likelihood(net, view, w) for w in worlds],
                            atol=1e-3)
         pool = sample_worlds(view, 64, random.Random(8))
-        picked = [h for h, _ in believed_pairs([net], view, 64, 64, random.Random(8), power=1.0)]
+        rng = random.Random(8)
+        picked = [h for h, _ in resample(*belief_weights([net], view, 64, rng, power=1.0), 64,
+                                         rng)]
         assert set(picked) <= set(pool) and len(picked) == 64
         ll = dict(zip(pool, log_likelihoods(net, view, pool)))
         assert np.mean([ll[w] for w in picked]) > np.mean(list(ll.values()))

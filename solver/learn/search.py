@@ -46,7 +46,7 @@ from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
-BELIEF_POWER = 0.5      # the likelihood's tempering in believed_pairs
+BELIEF_POWER = 0.5      # the likelihood's tempering in belief_weights
 WORLD_COST_SAMPLES = 32    # draws of the sampled-cost feature in the views of sampled
                            # worlds (past views, the others' draws, playouts): a quarter
 
@@ -186,21 +186,14 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
 
 
-def believed_pairs(nets: Sequence[PolicyNet], view: PlayerView, worlds: int, candidates: int,
-                   rng: Random, power: float = BELIEF_POWER) -> List[Tuple[Hands, int]]:
-    """`worlds` (deal, model) pairs drawn (systematic resampling) from the `candidates`
-    uniform deals paired with each of the others' models `nets` (equally likely before the
-    play), each pair weighed by its likelihood of the others' play to the power `power`
-    (below 1: tempered, the model of the others is not exact): the table's play says which
-    deals, and which model, fit it."""
-    pool, w = belief_weights(nets, view, candidates, rng, power)
-    return resample(pool, w, worlds, rng)
-
-
 def belief_weights(nets: Sequence[PolicyNet], view: PlayerView, candidates: int, rng: Random,
                    power: float = BELIEF_POWER) -> Tuple[List[Hands], np.ndarray]:
-    """`believed_pairs`' candidate deals and the weights of the (deal, model) pairs, model by
-    model (pair i: deal i % candidates, model i // candidates), summing to 1."""
+    """`candidates` uniform deals and the weights (summing to 1) of the deals paired with each
+    of the others' models `nets` (pair i: deal i % candidates, model i // candidates; the
+    models equally likely before the play): each pair weighed by its likelihood of the
+    others' play to the power `power` (below 1: tempered, the model of the others is not
+    exact), so the table's play says which deals, and which model, fit it. `resample` draws
+    the worlds from them."""
     pool = sample_worlds(view, candidates, rng)
     ll = power * models_log_likelihoods(nets, view, pool).reshape(-1)
     w = np.exp(ll - ll.max())
