@@ -459,7 +459,7 @@ def train():
     \b
     Examples:
       nimmt train generate --out runs/data --rounds 3000 --seed 1
-      nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v2.npz
+      nimmt train fit --data runs/data --out runs/net --export solver/learn/weights/net-v4.npz
     """
 
 
@@ -594,7 +594,7 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
               show_default=True, help="Sharpen (below 1) the teacher's distributions: each"
               " share raised to 1/T.")
 @click.option("--init", default="", help="Start from these weights (a .npz, or a shipped"
-              " name such as net-v2.npz) instead of random ones: fine-tuning.")
+              " name such as net-v3.npz) instead of random ones: fine-tuning.")
 @click.option("--seed", type=int, default=0, show_default=True)
 def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperature, init,
               seed):

@@ -261,8 +261,8 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
     """`others=A+B`: each world has one model for every other seat, drawn with the deal by
     how well the two explain the others' play: after three turns at a table of net-v1 the
     worlds take net-v1, at a table of net-v2 net-v2. With one model, every world has it."""
-    v1, v2 = load_cached("net-v1.npz"), load_cached()
-    for table, model in (("net:weights=net-v1.npz", 0), ("net", 1)):
+    v1, v2 = load_cached("net-v1.npz"), load_cached("net-v2.npz")
+    for table, model in (("net:weights=net-v1.npz", 0), ("net:weights=net-v2.npz", 1)):
         seat0 = Recorder(make_bot("net", seed=0))
         play_round(GameConfig(players=4), [seat0] + [make_bot(table, seed=k) for k in (1, 2, 3)],
                    random.Random(0))
@@ -386,7 +386,8 @@ def test_a_model_no_world_draws_is_out_for_the_round():
     """Of several models under `belief`, one that no world drew at a decision with history is
     not weighed again that round; a new round starts with all of them again."""
     bot = make_bot(FAST + ":belief=16:others=net-v1.npz+net-v2.npz", seed=0)
-    for table, left in (("net:weights=net-v1.npz", (0,)), ("net", (1,))):
+    for table, left, deal in (("net:weights=net-v1.npz", (0,), 23),
+                              ("net:weights=net-v2.npz", (1,), 4)):
         others = [make_bot(table, seed=k) for k in (1, 2, 3)]
-        play_round(GameConfig(players=4), [bot] + others, random.Random(len(left) + len(table)))
+        play_round(GameConfig(players=4), [bot] + others, random.Random(deal))
         assert bot.in_play[1] == left

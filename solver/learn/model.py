@@ -26,7 +26,7 @@ from ..core.player import PlayerView
 from .features import CARD_FEATURES, FEATURE_VERSION, TABLE_FEATURES, Encoded, encode, raw_views
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(__file__), "weights")
-DEFAULT_WEIGHTS = "net-v2.npz"
+DEFAULT_WEIGHTS = "net-v3.npz"
 PARAMETERS = ("card_in", "table_in", "b1", "card_mid", "b2", "ctx_w", "ctx_b", "pol_card",
               "pol_ctx", "pol_b", "pol_out", "pol_out_b", "val_w", "val_b", "val_out",
               "val_out_b")

@@ -350,7 +350,8 @@ class BeliefBot(NetSearchBot):
     """`nsearch` with the settings measured strongest within about 100 ms a decision at 4
     players (docs/search-player.md): 16 worlds drawn from 96 candidates weighed by the
     others' play under net-v1 (a model of careful search players), each card's world played
-    out two turns by the networks (net-v1 for the others), then net-v2's value. The default
+    out two turns by the networks (net-v1 for the others), then the default network's value
+    (net-v3; with net-v2 it measured level at 3 to 5 players). The default
     player of `nimmt best` on hidden hands and of `nimmt play`."""
     name = "belief"
 
