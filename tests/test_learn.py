@@ -77,6 +77,20 @@ def test_network_is_deterministic_and_batched():
     assert net.best_cards(views)[1] in HAND[:3]
 
 
+def test_mixed_hand_sizes_go_by_size_with_the_same_numbers():
+    """A large batch of several hand sizes is computed size by size (no padded slots): the
+    same logits and values as the whole batch at once, to float rounding."""
+    net = load_cached()
+    views = [view(hand=HAND[:1 + i % len(HAND)]) for i in range(40)]
+    x = encode(raw_views(views))
+    logits, value = net.forward(x)
+    whole_logits, whole_value = net._forward(x)
+    assert np.allclose(logits, whole_logits, atol=1e-5) and np.allclose(value, whole_value,
+                                                                          atol=1e-4)
+    assert (logits[0, 1:] < -1e8).all() and (logits[6, :7] > -1e8).all()
+    assert (logits[6, 7:] < -1e8).all()
+
+
 def test_shipped_weights_load():
     net = load_cached()
     assert net.meta["feature_version"] == 1

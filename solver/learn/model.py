@@ -23,7 +23,8 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..core.player import PlayerView
-from .features import CARD_FEATURES, FEATURE_VERSION, TABLE_FEATURES, Encoded, encode, raw_views
+from .features import (CARD_FEATURES, FEATURE_VERSION, HAND_SIZE, TABLE_FEATURES, Encoded, encode,
+                       raw_views)
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(__file__), "weights")
 DEFAULT_WEIGHTS = "net-v3.npz"
@@ -57,7 +58,20 @@ class PolicyNet:
         return int(self.weights["b1"].shape[0])
 
     def forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
-        """(logits [B, 10], empty slots at -1e9; value [B])."""
+        """(logits [B, 10], empty slots at -1e9; value [B]). A batch of mixed hand sizes (the
+        views of a likelihood: every earlier turn) goes by size, so that no row pays for the
+        empty slots of a longer hand."""
+        sizes = x.mask.sum(axis=1)
+        if len(sizes) < 2 * HAND_SIZE or sizes.min() == sizes.max():
+            return self._forward(x)
+        logits = np.full(x.mask.shape, NEG, dtype=np.float32)
+        values = np.empty(len(sizes), dtype=np.float32)
+        for size in np.unique(sizes):
+            rows = np.flatnonzero(sizes == size)
+            logits[rows], values[rows] = self._forward(x.subset(rows))
+        return logits, values
+
+    def _forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
         w = self.weights
         h2, ctx, mask, k = self._trunk(x)
         h3 = _relu(h2 @ w["pol_card"] + (ctx @ w["pol_ctx"])[:, None, :] + w["pol_b"])
