@@ -89,7 +89,7 @@ def network_advice(position: Position, spec: str, seed: int = 0,
     least; ties: the lower card), best first. `play` is the bot's card. `view`: the viewer's
     view of the round (its earlier turns, from a record), default `position_view` (none);
     `turns_known` says how many earlier turns it holds."""
-    from .learn.search import analyse_cards, score_order
+    from .learn.search import Reward, analyse_cards, score_order
     from .play.bots import make_bot, parse_bot_spec
     name, _ = parse_bot_spec(spec)
     if name not in NETWORK_PLAYERS:
@@ -116,11 +116,14 @@ def network_advice(position: Position, spec: str, seed: int = 0,
         cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net)
         cards.sort(key=lambda e: score_order(e.card, e.score))
     margin = [1.96 * e.spread / math.sqrt(e.samples) for e in cards]
+    # a seat's own bullheads are never negative, whatever the normal approximation says
+    floor = 0.0 if options.reward is Reward.OWN else -math.inf
     # estimates over a few worlds: 6 decimals say all they know, the same on any machine
     advice.update(play=cards[0].card if cards else hand[0],
                   seconds=time.perf_counter() - start,
                   cards=[{"card": e.card, "expected_bullheads": round(e.expected, 6),
-                          "ci95": [round(e.expected - m, 6), round(e.expected + m, 6)],
+                          "ci95": [round(max(e.expected - m, floor), 6),
+                                   round(e.expected + m, 6)],
                           "probability": round(e.probability, 6), "score": round(e.score, 6)}
                          for e, m in zip(cards, margin)])
     return advice

@@ -60,13 +60,13 @@ def test_deterministic_for_a_seed():
 
 
 def test_belief_is_nsearch_with_its_settings():
-    spec = "nsearch:value=playout:others=net-v1.npz:depth=2:worlds=16:belief=96"
+    spec = "nsearch:value=playout:others=net-v1.npz+net-v3.npz:depth=2:worlds=16:belief=96"
     position = Position.from_text(FOUR_PLAYERS)
     view = position_view(position, 0)
     assert make_bot("belief", 3).choose_card(view) == make_bot(spec, 3).choose_card(view)
     a = advise(position, seed=2, player="belief:worlds=4")
-    b = advise(position, seed=2, player="nsearch:value=playout:others=net-v1.npz:depth=2:"
-                                        "worlds=4:belief=96")
+    b = advise(position, seed=2, player="nsearch:value=playout:others=net-v1.npz+net-v3.npz:"
+                                        "depth=2:worlds=4:belief=96")
     assert a["cards"] == b["cards"] and a["worlds"] == 4
 
 
@@ -157,6 +157,13 @@ def test_a_record_gives_the_belief_bot_its_earlier_turns():
         [c["expected_bullheads"] for c in data["cards"]]
     text = run(["best", str(SEEN_BY_1)]).stdout
     assert "drawn from 96 by how well they explain the 5 earlier turns" in text
+    # few likely deals make wide intervals: their low ends stop at 0 bullheads, the high
+    # ends do not move
+    card = data["cards"][0]
+    assert card["ci95"][0] == 0 < card["expected_bullheads"]
+    assert all(c["ci95"][0] >= 0 for c in data["cards"])
+    relative = advise(after, view=view, player="belief:reward=relative")
+    assert any(c["ci95"][0] < 0 for c in relative["cards"])
 
 
 def untimed(data):

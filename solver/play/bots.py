@@ -347,18 +347,19 @@ class NetSearchBot(NetBot):
 
 
 class BeliefBot(NetSearchBot):
-    """`nsearch` with the settings measured strongest within about 100 ms a decision at 4
-    players (docs/search-player.md): 16 worlds drawn from 96 candidates weighed by the
-    others' play under net-v1 (a model of careful search players), each card's world played
-    out two turns by the networks (net-v1 for the others), then the default network's value
-    (net-v3; with net-v2 it measured level at 3 to 5 players). The default
-    player of `nimmt best` on hidden hands and of `nimmt play`."""
+    """`nsearch` with the settings measured strongest at about 100 ms a decision at 4 players
+    (docs/search-player.md): 16 worlds drawn from 96 candidates, each with one of two models
+    of the others (net-v1, a model of careful search players, and net-v3, of a table of
+    networks), weighed by how well the pair explains the others' play; each card's world
+    played out two turns by the networks (the world's model for the others), then net-v3's
+    value. A model no world draws is dropped for the rest of the round. The default player
+    of `nimmt best` on hidden hands and of `nimmt play`."""
     name = "belief"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 16,
                  reward: str = "own", value: str = "playout", depth: int = 2,
-                 temperature: float = 1.0, prior: float = 2.0, others: str = "net-v1.npz",
-                 belief: int = 96):
+                 temperature: float = 1.0, prior: float = 2.0,
+                 others: str = "net-v1.npz+net-v3.npz", belief: int = 96):
         super().__init__(seed, weights, rows, worlds, reward, value, depth, temperature,
                          prior, others, belief)
 
