@@ -91,6 +91,55 @@ def test_mixed_hand_sizes_go_by_size_with_the_same_numbers():
     assert (logits[6, 7:] < -1e8).all()
 
 
+def reference_forward(w, x):
+    """The network of solver/learn/model.py's docstring, view by view in float64."""
+    w = {k: v.astype(np.float64) for k, v in w.items()}
+    relu = lambda a: np.maximum(a, 0.0)
+    logits, values = [], []
+    for cards, mask, table in zip(x.cards, x.mask, x.table):
+        real = cards[mask].astype(np.float64)
+        h2 = relu(relu(real @ w["card_in"] + table @ w["table_in"] + w["b1"]) @ w["card_mid"]
+                  + w["b2"])
+        ctx = relu(np.concatenate([h2.mean(axis=0), h2.max(axis=0), table]) @ w["ctx_w"]
+                   + w["ctx_b"])
+        out = relu(h2 @ w["pol_card"] + ctx @ w["pol_ctx"] + w["pol_b"]) @ w["pol_out"]
+        logits.append(np.concatenate([out[:, 0] + w["pol_out_b"][0], [None] * (10 - len(real))]))
+        values.append((relu(ctx @ w["val_w"] + w["val_b"]) @ w["val_out"])[0] + w["val_out_b"][0])
+    return logits, np.array(values)
+
+
+def test_network_computes_its_formulas():
+    """The batched, in-place products give the docstring's network, computed plainly."""
+    net = load_cached()
+    views = [view(hand=HAND[:1 + i % len(HAND)], players=4 + i % 7, seat=i % 4,
+                  penalties=(0, i, 2, 1) + (0,) * (i % 7)) for i in range(30)]
+    x = encode(raw_views(views))
+    logits, value = net.forward(x)
+    want_logits, want_value = reference_forward(net.weights, x)
+    for got, want, mask in zip(logits, want_logits, x.mask):
+        assert np.allclose(got[mask], want[mask].astype(float), atol=1e-4)
+        assert (got[~mask] < -1e8).all()
+    assert np.allclose(value, want_value, atol=1e-3)
+
+
+def test_subnormal_weights_are_flushed(tmp_path):
+    """Training leaves weights below float32's smallest normal number; they are read as 0
+    (a product with one is slow), and the network's outputs do not change."""
+    net = load_cached()
+    weights = {k: v.copy() for k, v in net.weights.items()}
+    weights["card_mid"][0, :5] = np.float32(1e-40)
+    path = str(tmp_path / "subnormal.npz")
+    PolicyNet(weights, net.meta).save(path)
+    loaded = load(path)
+    assert (loaded.weights["card_mid"][0, :5] == 0).all()
+    assert not any(((np.abs(v) < np.finfo(np.float32).tiny) & (v != 0)).any()
+                   for v in loaded.weights.values())
+    weights["card_mid"][0, :5] = 0
+    x = encode(raw_views([view(), view(hand=HAND[:2])]))
+    assert np.allclose(loaded.forward(x)[0], PolicyNet(weights, net.meta).forward(x)[0],
+                       atol=1e-6)
+
+
 def test_shipped_weights_load():
     net = load_cached()
     assert net.meta["feature_version"] == 1
