@@ -382,6 +382,19 @@ def test_intervals_count_the_worlds_the_weights_leave():
     assert {e.samples for e in cards} == {16}
 
 
+def test_power_tempers_the_weights():
+    """`power` scales the log-likelihoods: 0 leaves the candidates equal, a higher power
+    concentrates the weights on fewer of them (the same candidates: the same seed)."""
+    view = _views(GameConfig(players=4), 9)[6]
+    nets = [load_cached("net-v1.npz")]
+    ess = [1 / np.sum(np.square(belief_weights(nets, view, 96, random.Random(5), power)[1]))
+           for power in (0.0, 0.25, 0.5, 1.0)]
+    assert ess[0] == pytest.approx(96) and ess[0] > ess[1] > ess[2] > ess[3]
+    assert make_bot("belief:power=0.25").options.power == 0.25
+    with pytest.raises(ConfigError, match="power must be 0..1"):
+        make_bot("belief:power=1.5")
+
+
 def test_a_model_no_world_draws_is_out_for_the_round():
     """Of several models under `belief`, one that no world drew at a decision with history is
     not weighed again that round; a new round starts with all of them again."""

@@ -85,6 +85,7 @@ class NetSearchOptions:
     temperature: float = 1.0   # of the others' cards drawn from the policy
     prior: float = 0.0         # bullheads per nat of -log(policy) added to a card's score
     belief: int = 0            # candidate worlds weighed by the others' past plays (0: off)
+    power: float = BELIEF_POWER   # the tempering of belief's likelihood
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
@@ -97,6 +98,8 @@ class NetSearchOptions:
             raise ConfigError(f"prior must be 0..100, got {self.prior}")
         if not (self.belief == 0 or 1 <= self.belief <= MAX_WORLDS):
             raise ConfigError(f"belief must be 0 (off) or 1..{MAX_WORLDS}, got {self.belief}")
+        if not 0 <= self.power <= 1:
+            raise ConfigError(f"power must be 0..1, got {self.power}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
 
@@ -314,7 +317,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
     if options.belief:
-        pool, w = belief_weights(models, view, options.belief, rng)
+        pool, w = belief_weights(models, view, options.belief, rng, options.power)
         pairs = resample(pool, w, options.worlds, rng)
         worlds, model_of = [h for h, _ in pairs], np.array([m for _, m in pairs])
         samples = effective_worlds(w, options.worlds)

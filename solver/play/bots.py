@@ -35,7 +35,7 @@ from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, 
                           row_bullheads, target_row)
 from ..errors import ConfigError, quote
 from ..learn.model import load_cached
-from ..learn.search import NetSearchOptions, best_scored, card_scores
+from ..learn.search import BELIEF_POWER, NetSearchOptions, best_scored, card_scores
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -304,10 +304,10 @@ class NetSearchBot(NetBot):
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
                  temperature: float = 1.0, prior: float = 2.0, others: str = "",
-                 belief: int = 0):
+                 belief: int = 0, power: float = BELIEF_POWER):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
-                                        belief)
+                                        belief, power)
         # the others' model: another network's policy (a file, or a shipped name), or
         # several joined by '+' (each world then has one, weighed by the table's play)
         models = tuple(load_cached(name) for name in others.split("+")) if others else ()
@@ -359,9 +359,10 @@ class BeliefBot(NetSearchBot):
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 16,
                  reward: str = "own", value: str = "playout", depth: int = 2,
                  temperature: float = 1.0, prior: float = 2.0,
-                 others: str = "net-v1.npz+net-v3.npz", belief: int = 96):
+                 others: str = "net-v1.npz+net-v3.npz", belief: int = 96,
+                 power: float = BELIEF_POWER):
         super().__init__(seed, weights, rows, worlds, reward, value, depth, temperature,
-                         prior, others, belief)
+                         prior, others, belief, power)
 
 
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
@@ -392,7 +393,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
                 "depth": int, "temperature": float, "prior": float, "others": str,
-                "belief": int},
+                "belief": int, "power": float},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
 OPTION_NAMES = {"exact": "exact_handover"}
