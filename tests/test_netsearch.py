@@ -387,7 +387,7 @@ def test_power_tempers_the_weights():
     concentrates the weights on fewer of them (the same candidates: the same seed)."""
     view = _views(GameConfig(players=4), 9)[6]
     nets = [load_cached("net-v1.npz")]
-    ess = [1 / np.sum(np.square(belief_weights(nets, view, 96, random.Random(5), power)[1]))
+    ess = [effective_worlds(belief_weights(nets, view, 96, random.Random(5), power)[1], 96)
            for power in (0.0, 0.25, 0.5, 1.0)]
     assert ess[0] == pytest.approx(96) and ess[0] > ess[1] > ess[2] > ess[3]
     assert make_bot("belief:power=0.25").options.power == 0.25
