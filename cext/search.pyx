@@ -24,11 +24,11 @@ recurses into the search is here, and the helper threads' loop.
 from collections import namedtuple
 
 from libc.string cimport memset
-from libc.stdint cimport uint32_t
+from libc.stdint cimport uint32_t, uint64_t
 from state cimport (MAX_HAND, MAX_RANKS, State, popcount, hand_cards, resolve, rows_by_bulls,
                     takeable)
 from key cimport u128, bull_code, make_key, exact_key
-from table cimport TTEntry, tt_find, tt_store
+from table cimport TTEntry, SavedEntry, entry_check, tt_find, tt_store
 from lastturns cimport (EndgameSlot, last_turn, two_card_matrix, endgame_slot, endgame_probe,
                         endgame_store)
 from node cimport (INF, EPS, TINY, Node, NodeReport, low_for, high_for, guarantee_of_x,
@@ -1278,6 +1278,55 @@ cdef class ExactSearch:
         make_key(self.shared.bull_code, &s, &key, &swapped)
         return (<object>(<unsigned long long>(key >> 64)) << 64
                 | <object>(<unsigned long long>key)), bool(swapped)
+
+    def export_entries(self, int min_cards):
+        """The table's entries of `min_cards` cards a hand or more, each checked whole (a
+        search may be writing), as packed SavedEntry records (bytes): what a stopped search
+        keeps of its work. Keys are canonical forms of states, valid for any root."""
+        cdef uint64_t i, total = 2 * (self.shared.table.buckets_mask + 1)
+        cdef long long n = 0, cap
+        cdef TTEntry e
+        with nogil:
+            for i in range(total):
+                e = self.shared.table.entries[i]
+                if e.key != 0 and e.cards >= min_cards and e.check == entry_check(&e):
+                    n += 1
+        cap = n
+        out = bytearray(cap * sizeof(SavedEntry))
+        cdef SavedEntry* rec = <SavedEntry*><char*>out
+        n = 0
+        with nogil:
+            for i in range(total):
+                if n == cap:
+                    break
+                e = self.shared.table.entries[i]
+                if e.key != 0 and e.cards >= min_cards and e.check == entry_check(&e):
+                    rec[n].key_low = <uint64_t>e.key
+                    rec[n].key_high = <uint64_t>(e.key >> 64)
+                    rec[n].lower = e.lower
+                    rec[n].upper = e.upper
+                    rec[n].rows_in = e.cards_in[0]
+                    rec[n].cols_in = e.cards_in[1]
+                    rec[n].cards = e.cards
+                    n += 1
+        return bytes(out[:n * sizeof(SavedEntry)])
+
+    def import_entries(self, const unsigned char[:] data):
+        """Store packed SavedEntry records (from export_entries) in the table; returns how
+        many. The caller vouches for them: a wrong bound would make a wrong answer."""
+        cdef long long i, n = data.shape[0] // sizeof(SavedEntry)
+        cdef const SavedEntry* rec = <const SavedEntry*>&data[0] if n else NULL
+        cdef u128 key
+        with nogil:
+            for i in range(n):
+                key = (<u128>rec[i].key_high << 64) | rec[i].key_low
+                tt_store(&self.shared.table, key, rec[i].lower, rec[i].upper,
+                         rec[i].rows_in, rec[i].cols_in, rec[i].cards)
+        return n
+
+    @staticmethod
+    def saved_entry_size():
+        return sizeof(SavedEntry)
 
     def value(self, hand1, hand2, rows):
         """Exact value of a state (no strategies)."""

@@ -24,6 +24,15 @@ cdef struct TTEntry:
     int8_t cards       # cards per hand: the work this entry saves
     uint64_t check     # hash of all the fields: a torn entry (threads writing at once) fails it
 
+cdef packed struct SavedEntry:   # an entry as a file keeps it (export_entries, search.pyx)
+    uint64_t key_low
+    uint64_t key_high
+    double lower
+    double upper
+    uint16_t rows_in
+    uint16_t cols_in
+    int8_t cards
+
 cdef struct Table:
     TTEntry* entries   # 2 * (buckets_mask + 1) entries, from memory.pxd
     uint64_t buckets_mask

@@ -43,8 +43,10 @@ def provisional_strategies(position: Position):
 
 def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,
            threads: int = 1, seed: int = 0, jobs: int = 1, progress=None,
-           player: Optional[str] = None, view: Optional[PlayerView] = None) -> dict:
-    """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`), or for a hidden
+           player: Optional[str] = None, view: Optional[PlayerView] = None,
+           progress_file: Optional[str] = None) -> dict:
+    """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`, `progress_file`:
+    the search's work kept there, see solver/exact/progress.py), or for a hidden
     hand `player`'s: a `belief` or `nsearch` spec (`seed`), or "mcts", the search player
     (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`). Without `player`:
     "mcts" when `limit` sets a budget or another hand than the viewer's is visible, else
@@ -53,7 +55,7 @@ def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional
     network search weigh the hidden hands by the earlier turns; the other methods need only
     the position."""
     if uses_exact_solver(position):
-        return exact_advice(position, limit, tt_mb, threads, progress)
+        return exact_advice(position, limit, tt_mb, threads, progress, progress_file)
     if player is None:
         budget = limit is not None and (limit.iterations is not None or limit.seconds is not None)
         player = "mcts" if budget or others_visible(position) else DEFAULT_PLAYER
@@ -167,8 +169,9 @@ def card_estimate(e) -> dict:
 
 # exact advice -----------------------------------------------------------------------------
 def exact_advice(position: Position, limit: Optional[Limit] = None,
-                 tt_mb: Optional[float] = None, threads: int = 1, progress=None) -> dict:
-    with Engine(position, tt_mb, threads=threads) as engine:
+                 tt_mb: Optional[float] = None, threads: int = 1, progress=None,
+                 progress_file: Optional[str] = None) -> dict:
+    with Engine(position, tt_mb, threads=threads, progress_file=progress_file) as engine:
         solution = engine.solve(position, limit, progress)
         losses = solution.card_losses()
         rows = engine.run(lambda: all_row_advice(engine, solution), progress=progress,

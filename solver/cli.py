@@ -637,6 +637,10 @@ def solver_options(command):
                            help="Stop after S seconds (0: no limit); exit status 3.")(command)
     command = click.option("--max-nodes", type=click.IntRange(0, MAX_NODES), default=0,
                            help="Stop after N nodes (0: no limit); exit status 3.")(command)
+    command = click.option("--progress-file", default=None, metavar="FILE",
+                           help="Keep the search's proven work in FILE (written every minute"
+                                " and when the search ends or stops); run again with the same"
+                                " FILE, a stopped solve starts from there.")(command)
     command = click.option("--exact-only", is_flag=True,
                            help="No provisional answer on stderr while a long solve (9+ cards"
                                 " a hand) runs.")(command)
@@ -698,8 +702,8 @@ def with_progress(position: Position, exact_only: bool,
 @click.option("--no-card-values", "skip_card_values", is_flag=True,
               help="Skip the exact values of the cards outside the equilibrium (on a full"
                    " deal they cost about as much as the solve).")
-def solve(position, as_json, show_stats, exact_only, max_nodes, time_limit, tt_mb, threads,
-          graph_path, depth, skip_card_values):
+def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, time_limit,
+          tt_mb, threads, graph_path, depth, skip_card_values):
     """Exact value and equilibrium strategies of POSITION (2 players, both hands visible).
 
     Prints the table, the value (player 2's bullheads minus player 1's from now to the end
@@ -725,7 +729,12 @@ def solve(position, as_json, show_stats, exact_only, max_nodes, time_limit, tt_m
         check_writable(graph_path)
     game = load_position(position)
     limit = Limit(nodes=max_nodes, seconds=time_limit)
-    with Engine(game, tt_mb, threads=threads or 1) as engine:
+    if progress_file is not None:
+        check_writable(progress_file)
+    with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
+        if engine.loaded:
+            click.echo(f"nimmt: starting from {engine.loaded:,} proven entries of"
+                       f" {errors.quote(progress_file, errors.SHORT_PATH)}", err=True)
         solution = with_progress(game, exact_only, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
         if graph_path is not None:
@@ -760,7 +769,7 @@ def check_options_apply(exact: bool, given: dict) -> None:
         why = "the exact solver answers this position (2 players, both hands visible)"
     else:
         wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads",
-                                   "--exact-only")
+                                   "--exact-only", "--progress-file")
                  if given[name]]
         why = "the search answers this position (a hidden hand or 3+ players)"
     if wrong:
@@ -783,8 +792,8 @@ def check_options_apply(exact: bool, given: dict) -> None:
                    " nsearch:OPTIONS (docs/search-player.md), or mcts, the search player (the"
                    " default with --iterations, --seconds or --jobs, or when another hand is"
                    " visible).")
-def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, iterations,
-         seconds, seed, jobs, bot):
+def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt_mb, threads,
+         iterations, seconds, seed, jobs, bot):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
@@ -817,7 +826,7 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
                                 "--threads": threads, "--exact-only": exact_only,
-                                "--bot": bot})
+                                "--progress-file": progress_file, "--bot": bot})
     if bot is not None and bot.strip() != "mcts":
         wrong = [name for name, value in (("--iterations", iterations), ("--seconds", seconds),
                                           ("--jobs", jobs)) if value is not None]
@@ -826,8 +835,11 @@ def best(position, as_json, exact_only, max_nodes, time_limit, tt_mb, threads, i
                                     f" {errors.quote(bot)}: they are the budget of --bot mcts")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
-        advice = with_progress(game, exact_only, lambda progress: advise(game, limit, tt_mb=tt_mb,
-                                                       threads=threads or 1, progress=progress))
+        if progress_file is not None:
+            check_writable(progress_file)
+        advice = with_progress(game, exact_only, lambda progress: advise(
+            game, limit, tt_mb=tt_mb, threads=threads or 1, progress=progress,
+            progress_file=progress_file))
     else:
         progress = SearchProgress()
         try:

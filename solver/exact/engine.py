@@ -20,6 +20,7 @@ from ..errors import NimmtError, NotSolvableError, SearchLimitError
 from ..limits import Limit, max_threads
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .firstcard import FirstCardModel, default_model
+from .progress import SAVE_EVERY, load_progress, save_progress
 from .solution import LOSS_TOLERANCE, Line, RowChoice, SearchStats, Solution, no_noise
 
 # Default sizes by cards per hand. A solve's table and 2-card cache are fresh memory, whose
@@ -71,12 +72,18 @@ class Engine:
     `first_card`: the opening-card model of new nodes (True: the shipped one; False: none,
     the killers and the estimate open every node; or a FirstCardModel).
     `no_pruning` and `no_canonical` switch ideas off, for the benchmarks' ablations.
+    `progress_file`: the search's big proven entries are kept there (progress.py): loaded
+    first when it exists (`loaded` says how many), written every SAVE_EVERY seconds of a run
+    and when a run ends, however it ends.
     """
 
     def __init__(self, root: Position, tt_mb: Optional[float] = None, threads: int = 1,
                  no_pruning: bool = False, no_canonical: bool = False,
-                 first_card: Union[bool, FirstCardModel] = True):
+                 first_card: Union[bool, FirstCardModel] = True,
+                 progress_file: Optional[str] = None):
         check_solvable(root)
+        if progress_file is not None and no_canonical:
+            raise NimmtError("a progress file keeps canonical keys: not with no_canonical")
         most = max_threads()
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= most:
             raise NimmtError(f"threads must be in 1..{most} (this machine's cores),"
@@ -96,6 +103,9 @@ class Engine:
         self.threads = threads
         self.seconds = 0.0
         self.interrupted = False
+        self.progress_file = progress_file
+        self.loaded = 0 if progress_file is None else load_progress(self._search, root,
+                                                                    progress_file)
 
     # the table's life ----------------------------------------------------------------------
     @property
@@ -137,7 +147,7 @@ class Engine:
                 box["error"] = exc
 
         thread = threading.Thread(target=target, daemon=True)
-        start = time.perf_counter()
+        start = saved = time.perf_counter()
         thread.start()
         try:
             while thread.is_alive():
@@ -145,14 +155,23 @@ class Engine:
                 if progress is not None and thread.is_alive():
                     progress(search.stats["nodes"], search.root_bounds,
                              time.perf_counter() - start)
+                if self.progress_file and time.perf_counter() - saved >= SAVE_EVERY:
+                    self.save_progress()
+                    saved = time.perf_counter()
         except KeyboardInterrupt:
             search.request_stop()
             self.interrupted = True
             thread.join()
         self.seconds += time.perf_counter() - start
+        if self.progress_file:
+            self.save_progress()
         if "error" in box:
             raise box["error"]
         return box.get("result")
+
+    def save_progress(self) -> int:
+        """Write the table's big entries to the progress file (a new one, whole); how many."""
+        return save_progress(self.search, self.root, self.progress_file)
 
     def stats(self, **more) -> SearchStats:
         search = self.search

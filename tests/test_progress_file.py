@@ -1,0 +1,118 @@
+"""A solve's saved work (solver/exact/progress.py): a stopped solve started again from its
+progress file gives the same answer with less work, and a wrong file is refused."""
+import json
+
+import numpy as np
+import pytest
+
+from solver import Position
+from solver.errors import ConfigError, NimmtError, SearchLimitError
+from solver.exact import engine as engine_module
+from solver.exact.engine import Engine
+from solver.exact.progress import MIN_CARDS, RECORD
+from solver.limits import Limit
+from tests.support import error_line, run
+
+SEVEN = "positions/07_seven_cards_deal_mixed.json"
+
+
+def seven() -> Position:
+    return Position.from_json(open(SEVEN).read())
+
+
+def fresh_solve(position):
+    with Engine(position) as engine:
+        solution = engine.solve(position, card_values=False)
+    return solution.value, solution.stats.to_dict()["nodes"]
+
+
+def test_a_stopped_solve_starts_again_from_its_file(tmp_path):
+    position = seven()
+    value, nodes = fresh_solve(position)
+    path = str(tmp_path / "work.npz")
+    with Engine(position, progress_file=path) as engine:
+        assert engine.loaded == 0                          # no file yet: a fresh start
+        with pytest.raises(SearchLimitError):
+            engine.solve(position, Limit(nodes=nodes // 2), card_values=False)
+    saved = np.load(path)["records"].tobytes()
+    records = np.frombuffer(saved, dtype=RECORD)
+    assert len(records) > 0 and records["cards"].min() >= MIN_CARDS
+    with Engine(position, progress_file=path) as engine:
+        assert engine.loaded == len(records)
+        resumed = engine.solve(position, card_values=False)
+    assert abs(resumed.value - value) < 1e-9
+    assert resumed.stats.to_dict()["nodes"] < 0.8 * nodes      # the work kept is not redone
+    with Engine(position, progress_file=path) as engine:       # the finished solve's file
+        again = engine.solve(position, card_values=False)
+    assert abs(again.value - value) < 1e-9
+    assert again.stats.to_dict()["nodes"] < 0.05 * nodes
+
+
+def test_a_running_search_saves_its_work(tmp_path, monkeypatch):
+    """Every SAVE_EVERY seconds of a run, not only when it ends."""
+    saves = []
+    original = Engine.save_progress
+
+    def counted(self):
+        saves.append(1)
+        return original(self)
+    monkeypatch.setattr(engine_module, "SAVE_EVERY", 0.0)
+    monkeypatch.setattr(Engine, "save_progress", counted)
+    position = Position.from_json(open("positions/08_eight_cards_deal.json").read())
+    with Engine(position, progress_file=str(tmp_path / "work.npz")) as engine:
+        engine.solve(position, card_values=False)
+        seconds = engine.seconds
+    # polled every 0.25 s: each poll of the run saved, then its end
+    assert len(saves) >= 2 and len(saves) >= seconds / 0.25 - 1, (len(saves), seconds)
+
+
+def test_wrong_progress_files_are_refused(tmp_path):
+    position = seven()
+    other = Position.from_json(open("positions/spec_worked_example.json").read())
+    path = str(tmp_path / "work.npz")
+    with Engine(other, progress_file=path) as engine:
+        engine.solve(other, card_values=False)
+    with pytest.raises(ConfigError, match="another position"):
+        Engine(position, progress_file=path)
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_text("not a file of ours")
+    with pytest.raises(ConfigError, match="not a progress file"):
+        Engine(position, progress_file=str(garbage))
+    with Engine(position, progress_file=path.replace("work", "seven")) as engine:
+        with pytest.raises(SearchLimitError):
+            engine.solve(position, Limit(nodes=20000), card_values=False)
+    fields = dict(np.load(path.replace("work", "seven")))
+    records = fields["records"].copy()
+    records[20] ^= 1                                        # one bit of a bound flipped
+    damaged = str(tmp_path / "damaged.npz")
+    np.savez(damaged, **dict(fields, records=records))
+    with pytest.raises(ConfigError, match="damaged"):
+        Engine(position, progress_file=damaged)
+    with pytest.raises(NimmtError, match="canonical"):
+        Engine(position, progress_file=path, no_canonical=True)
+
+
+def test_progress_file_commands(tmp_path):
+    path = str(tmp_path / "work.npz")
+    stopped = run(["solve", SEVEN, "--max-nodes", "30000", "--progress-file", path])
+    assert stopped.exit_code == 3
+    done = run(["solve", SEVEN, "--json", "--progress-file", path])
+    assert done.exit_code == 0
+    fresh = run(["solve", SEVEN, "--json"])
+    # the same value and strategies (this position has one equilibrium; where a round has
+    # several, a resumed search may show another), entries to rounding
+    resumed, alone = json.loads(done.stdout), json.loads(fresh.stdout)
+    assert abs(resumed["value"] - alone["value"]) < 1e-9
+    assert resumed["strategies"] == alone["strategies"]
+    for a, b in zip(resumed["matrix"], alone["matrix"]):
+        assert [x is None for x in a] == [x is None for x in b]
+        assert np.allclose([x for x in a if x is not None], [x for x in b if x is not None],
+                           rtol=0, atol=1e-9)
+    assert run(["best", SEVEN, "--progress-file", path]).exit_code == 0
+    line = error_line(run(["solve", "positions/spec_worked_example.json",
+                           "--progress-file", path]))
+    assert "another position" in line
+    assert "cannot be used here" in error_line(run(
+        ["best", "positions/records/four_players_seen_by_1.json", "--progress-file", path]))
+    assert "no writable directory" in error_line(run(
+        ["solve", SEVEN, "--progress-file", str(tmp_path / "none" / "work.npz")]))
