@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from solver import Position
+from solver import Position, Turn, apply_turn
 from solver.errors import ConfigError, NimmtError, SearchLimitError
 from solver.exact import engine as engine_module
 from solver.exact.engine import Engine
@@ -48,6 +48,26 @@ def test_a_stopped_solve_starts_again_from_its_file(tmp_path):
     assert again.stats.to_dict()["nodes"] < 0.05 * nodes
 
 
+def test_a_later_position_of_the_round_starts_from_its_file(tmp_path):
+    """The file of a deal serves the position a turn later (its states' keys are the same),
+    and stays the deal's file."""
+    position = seven()
+    path = str(tmp_path / "round.npz")
+    with Engine(position, progress_file=path) as engine:
+        solution = engine.solve(position, card_values=False)
+    cards = [max(s, key=s.get) for s in solution.strategies]
+    later = apply_turn(position, Turn.of(cards)).position
+    value, nodes = fresh_solve(later)
+    with Engine(later, progress_file=path) as engine:
+        assert engine.loaded > 0
+        resumed = engine.solve(later, card_values=False)
+    assert abs(resumed.value - value) < 1e-9
+    assert resumed.stats.to_dict()["nodes"] < 0.1 * nodes
+    assert str(np.load(path)["position"]) == position.to_text()
+    with Engine(position, progress_file=path) as engine:      # the deal again: still its file
+        assert engine.loaded > 0
+
+
 def test_a_running_search_saves_its_work(tmp_path, monkeypatch):
     """Every SAVE_EVERY seconds of a run, not only when it ends."""
     saves = []
@@ -72,7 +92,7 @@ def test_wrong_progress_files_are_refused(tmp_path):
     path = str(tmp_path / "work.npz")
     with Engine(other, progress_file=path) as engine:
         engine.solve(other, card_values=False)
-    with pytest.raises(ConfigError, match="another position"):
+    with pytest.raises(ConfigError, match="another round"):
         Engine(position, progress_file=path)
     garbage = tmp_path / "garbage.npz"
     garbage.write_text("not a file of ours")
@@ -111,7 +131,7 @@ def test_progress_file_commands(tmp_path):
     assert run(["best", SEVEN, "--progress-file", path]).exit_code == 0
     line = error_line(run(["solve", "positions/spec_worked_example.json",
                            "--progress-file", path]))
-    assert "another position" in line
+    assert "another round" in line
     assert "cannot be used here" in error_line(run(
         ["best", "positions/records/four_players_seen_by_1.json", "--progress-file", path]))
     assert "no writable directory" in error_line(run(

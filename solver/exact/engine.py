@@ -104,8 +104,9 @@ class Engine:
         self.seconds = 0.0
         self.interrupted = False
         self.progress_file = progress_file
-        self.loaded = 0 if progress_file is None else load_progress(self._search, root,
-                                                                    progress_file)
+        self.loaded, self.progress_root = 0, root.to_text()
+        if progress_file is not None:
+            self.loaded, self.progress_root = load_progress(self._search, root, progress_file)
 
     # the table's life ----------------------------------------------------------------------
     @property
@@ -171,7 +172,7 @@ class Engine:
 
     def save_progress(self) -> int:
         """Write the table's big entries to the progress file (a new one, whole); how many."""
-        return save_progress(self.search, self.root, self.progress_file)
+        return save_progress(self.search, self.progress_root, self.progress_file)
 
     def stats(self, **more) -> SearchStats:
         search = self.search

@@ -6,12 +6,13 @@ What is kept: the table's entries of MIN_CARDS cards a hand or more, the nodes w
 cost the most and are few: on an 8-card root stopped halfway, a few thousand entries, and the
 search started again from them needs 0.55 of the whole solve's nodes (0.12 when stopped at
 90%); on a full deal about a million entries, 35-50 MB. Each entry is a proven bound of a
-state under its canonical key (cext/key.pxd), true whatever the root; the file names its
-root all the same, so that a file given with the wrong position is refused rather than
-half used.
+state under its canonical key (cext/key.pxd), true whatever the root, so the file of a
+round's position serves its later positions too (a turn later, the search finds most of its
+work done); the file names that position, and a file of another round is refused rather
+than mixed in.
 
 The file (.npz, written whole or not at all) holds `format` (FORMAT: a change of the key or of
-the record must change it), `position` (the root, `Position.to_text()`), `records` (packed
+the record must change it), `position` (the round's position it was made for, `Position.to_text()`), `records` (packed
 `SavedEntry` records, cext/table.pxd: key low and high words, lower, upper, the support's
 cards of each player, cards a hand) and `digest` (SHA-256 of the records). Its bounds are
 trusted as the search's own memory: a file edited by hand could make a wrong answer.
@@ -19,12 +20,13 @@ trusted as the search's own memory: a file edited by hand could make a wrong ans
 import hashlib
 import os
 import zipfile
+from typing import Tuple
 
 import numpy as np
 
 from .._search import ExactSearch
 from ..core.position import Position
-from ..errors import ConfigError, quote, SHORT_PATH
+from ..errors import ConfigError, NimmtError, quote, SHORT_PATH
 from ..files import write_atomically
 
 FORMAT = "nimmt exact progress 1"
@@ -36,25 +38,28 @@ RECORD = np.dtype([("key_low", "<u8"), ("key_high", "<u8"), ("lower", "<f8"),
 assert RECORD.itemsize == ExactSearch.saved_entry_size()
 
 
-def save_progress(search: ExactSearch, root: Position, path: str) -> int:
-    """Write the table's big entries for `root` to `path`; returns how many."""
+def save_progress(search: ExactSearch, root: str, path: str) -> int:
+    """Write the table's big entries to `path`, the file of the round's position `root` (its
+    text); returns how many."""
     records = search.export_entries(MIN_CARDS)
     data = np.frombuffer(records, dtype=np.uint8)
 
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
-            np.savez(handle, format=np.array(FORMAT), position=np.array(root.to_text()),
+            np.savez(handle, format=np.array(FORMAT), position=np.array(root),
                      records=data, digest=np.array(hashlib.sha256(records).hexdigest()))
     write_atomically(path, write)
     return len(records) // RECORD.itemsize
 
 
-def load_progress(search: ExactSearch, root: Position, path: str) -> int:
-    """Store the entries of a progress file of `root` in the search's table; returns how
-    many. A missing file is no progress (0); a file that is not one, is damaged or is of
-    another position is refused with a ConfigError."""
+def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, str]:
+    """Store the entries of a progress file in the search's table: the file of `root`, or
+    of an earlier position of its round (every card of `root`'s hands in that position's:
+    its entries cover `root`'s subtree). Returns how many, and the text of the position the
+    file stays the file of. A missing file is no progress; a file that is not one, is
+    damaged or is of another round is refused with a ConfigError."""
     if not os.path.exists(path):
-        return 0
+        return 0, root.to_text()
     name = quote(path, SHORT_PATH)
     try:
         with np.load(path, allow_pickle=False) as saved:
@@ -64,14 +69,26 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> int:
     if str(fields["format"]) != FORMAT:
         raise ConfigError(f"{name} is a progress file of another format"
                           f" ({quote(str(fields['format']))}, this build reads {quote(FORMAT)})")
-    if str(fields["position"]) != root.to_text():
-        raise ConfigError(f"{name} is the progress of another position"
-                          f" ({quote(str(fields['position']))})")
+    text = str(fields["position"])
+    try:
+        first = Position.from_text(text)
+    except NimmtError:
+        raise ConfigError(f"{name} is damaged (its position does not read)") from None
+    if text != root.to_text() and not _earlier(first, root):
+        raise ConfigError(f"{name} is the progress of another round ({quote(text)})")
     records = np.ascontiguousarray(fields["records"], dtype=np.uint8).tobytes()
     if (hashlib.sha256(records).hexdigest() != str(fields["digest"])
-            or len(records) % RECORD.itemsize or not _plausible(records, root.hand_size)):
+            or len(records) % RECORD.itemsize or not _plausible(records, first.hand_size)):
         raise ConfigError(f"{name} is damaged (its records do not match their digest)")
-    return search.import_entries(records)
+    return search.import_entries(records), text
+
+
+def _earlier(first: Position, root: Position) -> bool:
+    """Could `root` be a later position of the round of `first`: the same deck and two
+    players, fewer cards a hand, and every card of its hands in `first`'s?"""
+    return (first.players == root.players == 2 and first.deck == root.deck
+            and root.hand_size < first.hand_size
+            and all(set(h) <= set(g) for h, g in zip(root.hands, first.hands)))
 
 
 def _plausible(records: bytes, hand_size: int) -> bool:
