@@ -136,3 +136,12 @@ def test_progress_file_commands(tmp_path):
         ["best", "positions/records/four_players_seen_by_1.json", "--progress-file", path]))
     assert "no writable directory" in error_line(run(
         ["solve", SEVEN, "--progress-file", str(tmp_path / "none" / "work.npz")]))
+
+
+def test_resume_benchmark(capsys):
+    from benchmarks.bench_resume import main
+    main(["--sizes", "7", "--count", "1", "--stops", "0.5"])
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("7 cards, position 0:") and "stopped at 50%" in line
+    share = float(line.split("needs ")[1].split(" of")[0])
+    assert 0 < share < 0.9
