@@ -7,6 +7,7 @@ repository root puts the root on sys.path). The same examples are pytest fixture
 tests/conftest.py, for test functions that want them as arguments.
 """
 import json
+import os
 from pathlib import Path
 from typing import Mapping, Sequence, Union
 
@@ -106,3 +107,13 @@ def assert_equilibrium(matrix, x, y, value: float, tol: float = 1e-6, what: str 
     assert guaranteed >= value - tol, \
         f"{where}player 1's strategy guarantees only {guaranteed} < {value}"
     assert conceded <= value + tol, f"{where}player 2's strategy concedes {conceded} > {value}"
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time a process has used (Linux); large where /proc is missing (no wait then)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("inf")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -13,7 +13,7 @@ import pytest
 from solver import cli
 from solver.cli import ExitStatus
 from solver.text.progress import GamesProgress, SearchProgress
-from tests.support import run
+from tests.support import cpu_seconds, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EIGHT_CARDS = os.path.join(ROOT, "positions", "08_eight_cards_deal.json")   # about 10 s
@@ -115,16 +115,6 @@ def test_ctrl_c_in_play_is_130(monkeypatch):
     result = run(["play", "--players", "2", "--seed", "1"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert "interrupted" in error_line(result)
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU time a process has used (Linux); large where /proc is missing (no wait then)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return float("inf")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_a_real_sigint_stops_solve_with_130_and_its_bounds():

@@ -1,6 +1,10 @@
 """A solve's saved work (solver/exact/progress.py): a stopped solve started again from its
 progress file gives the same answer with less work, and a wrong file is refused."""
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
@@ -11,7 +15,8 @@ from solver.exact import engine as engine_module
 from solver.exact.engine import Engine
 from solver.exact.progress import MIN_CARDS, RECORD
 from solver.limits import Limit
-from tests.support import error_line, run
+from solver.cli import ExitStatus
+from tests.support import cpu_seconds, error_line, run
 
 SEVEN = "positions/07_seven_cards_deal_mixed.json"
 
@@ -145,3 +150,24 @@ def test_resume_benchmark(capsys):
     assert line.startswith("7 cards, position 0:") and "stopped at 50%" in line
     share = float(line.split("needs ")[1].split(" of")[0])
     assert 0 < share < 0.9
+
+
+def test_a_real_sigint_leaves_the_work_in_the_file(tmp_path):
+    """Ctrl-C (a real SIGINT): exit status 130, and the file holds what was proven."""
+    eight = "positions/08_eight_cards_deal.json"
+    path = str(tmp_path / "work.npz")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", "solve", eight, "--progress-file", path],
+        text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60        # 1.5 s of CPU: the search is under way
+    while cpu_seconds(process.pid) < 1.5 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == ExitStatus.INTERRUPTED, err
+    position = Position.from_json(open(eight).read())
+    with Engine(position, progress_file=path) as engine:
+        assert engine.loaded > 0
+        resumed = engine.solve(position, card_values=False)
+    assert abs(resumed.value - fresh_solve(position)[0]) < 1e-9
