@@ -56,9 +56,8 @@ def main(argv: List[str] = None) -> None:
         path = os.path.join(folder, "work.npz")
         for size in args.sizes:
             count = args.count if args.only is None else args.only + 1
-            for i, position in enumerate(positions(args.seed, size, count)):
-                if args.only is not None and i != args.only:
-                    continue
+            chosen = list(enumerate(positions(args.seed, size, count)))
+            for i, position in chosen if args.only is None else chosen[-1:]:
                 for stop in args.stops:
                     nodes, kept, share = resumed_share(position, stop, path)
                     print(f"{size} cards, position {i}: {nodes:,} nodes whole; stopped at"

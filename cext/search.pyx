@@ -1281,26 +1281,25 @@ cdef class ExactSearch:
 
     def export_entries(self, int min_cards):
         """The table's entries of `min_cards` cards a hand or more, each checked whole (a
-        search may be writing), as packed SavedEntry records (bytes): what a stopped search
-        keeps of its work. Keys are canonical forms of states, valid for any root."""
+        search may be writing), as packed SavedEntry records (a bytearray): what a stopped
+        search keeps of its work. Keys are canonical forms of states, valid for any root."""
         cdef uint64_t i, total = 2 * (self.shared.table.buckets_mask + 1)
         cdef long long n = 0, cap
         cdef TTEntry e
         with nogil:
             for i in range(total):
                 e = self.shared.table.entries[i]
-                if e.key != 0 and e.cards >= min_cards and e.check == entry_check(&e):
-                    n += 1
+                n += kept_entry(&e, min_cards)
         cap = n
         out = bytearray(cap * sizeof(SavedEntry))
         cdef SavedEntry* rec = <SavedEntry*><char*>out
         n = 0
         with nogil:
             for i in range(total):
-                if n == cap:
+                if n == cap:       # entries written since the count: the first cap will do
                     break
                 e = self.shared.table.entries[i]
-                if e.key != 0 and e.cards >= min_cards and e.check == entry_check(&e):
+                if kept_entry(&e, min_cards):
                     rec[n].key_low = <uint64_t>e.key
                     rec[n].key_high = <uint64_t>(e.key >> 64)
                     rec[n].lower = e.lower
@@ -1309,7 +1308,8 @@ cdef class ExactSearch:
                     rec[n].cols_in = e.cards_in[1]
                     rec[n].cards = e.cards
                     n += 1
-        return bytes(out[:n * sizeof(SavedEntry)])
+        del out[n * sizeof(SavedEntry):]
+        return out
 
     def import_entries(self, const unsigned char[:] data):
         """Store packed SavedEntry records (from export_entries) in the table; returns how
@@ -1340,6 +1340,11 @@ cdef class ExactSearch:
             if helped:
                 end_pool(&self.ctx)
         return v
+
+
+cdef inline bint kept_entry(const TTEntry* e, int min_cards) noexcept nogil:
+    """An entry a progress file keeps: in use, of min_cards or more, whole (not torn)."""
+    return e.key != 0 and e.cards >= min_cards and e.check == entry_check(e)
 
 
 cdef State make_state(hand1, hand2, rows) except *:

@@ -25,7 +25,7 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import write_text_file
+from .files import check_writable, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import make_bot, parse_bot_names
@@ -729,8 +729,6 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
         check_writable(graph_path)
     game = load_position(position)
     limit = Limit(nodes=max_nodes, seconds=time_limit)
-    if progress_file is not None:
-        check_writable(progress_file)
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
         if engine.loaded:
             click.echo(f"nimmt: starting from {engine.loaded:,} proven entries of"
@@ -750,14 +748,6 @@ def json_by_key(data: dict) -> str:
     """A JSON object with one top-level key per line, each value compact."""
     items = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in data.items()]
     return "{\n" + ",\n".join(items) + "\n}"
-
-
-def check_writable(path: str) -> None:
-    """Refuse an output file that cannot be written before a long solve, not after."""
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
-                                f" writable directory {errors.quote(directory, errors.SHORT_PATH)}")
 
 
 def check_options_apply(exact: bool, given: dict) -> None:
@@ -835,8 +825,6 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                                     f" {errors.quote(bot)}: they are the budget of --bot mcts")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
-        if progress_file is not None:
-            check_writable(progress_file)
         advice = with_progress(game, exact_only, lambda progress: advise(
             game, limit, tt_mb=tt_mb, threads=threads or 1, progress=progress,
             progress_file=progress_file))

@@ -33,6 +33,14 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     return path
 
 
+def check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written before a long solve, not after."""
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
+                                f" writable directory {errors.quote(directory, errors.SHORT_PATH)}")
+
+
 def write_text_file(path: str, text: str) -> str:
     """`text` (UTF-8) to `path`, atomically."""
     def write(temporary: str) -> None:

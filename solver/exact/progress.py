@@ -27,7 +27,7 @@ import numpy as np
 from .._search import ExactSearch
 from ..core.position import Position
 from ..errors import ConfigError, NimmtError, quote, SHORT_PATH
-from ..files import write_atomically
+from ..files import check_writable, write_atomically
 
 FORMAT = "nimmt exact progress 1"
 SAVE_EVERY = 60.0              # seconds between the saves of a running search
@@ -42,12 +42,12 @@ def save_progress(search: ExactSearch, root: str, path: str) -> int:
     """Write the table's big entries to `path`, the file of the round's position `root` (its
     text); returns how many."""
     records = search.export_entries(MIN_CARDS)
-    data = np.frombuffer(records, dtype=np.uint8)
 
     def write(temporary: str) -> None:
         with open(temporary, "wb") as handle:
             np.savez(handle, format=np.array(FORMAT), position=np.array(root),
-                     records=data, digest=np.array(hashlib.sha256(records).hexdigest()))
+                     records=np.frombuffer(records, dtype=np.uint8),
+                     digest=np.array(hashlib.sha256(records).hexdigest()))
     write_atomically(path, write)
     return len(records) // RECORD.itemsize
 
@@ -57,7 +57,9 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     of an earlier position of its round (every card of `root`'s hands in that position's:
     its entries cover `root`'s subtree). Returns how many, and the text of the position the
     file stays the file of. A missing file is no progress; a file that is not one, is
-    damaged or is of another round is refused with a ConfigError."""
+    damaged or is of another round is refused with a ConfigError, and a path that cannot be
+    written with a NimmtError, now rather than at the first save."""
+    check_writable(path)
     if not os.path.exists(path):
         return 0, root.to_text()
     name = quote(path, SHORT_PATH)
