@@ -9,7 +9,13 @@
 # - A guarantee computed on lower bounds (for x) or upper bounds (for y) is itself proven.
 # - Values are player 2's bullheads minus player 1's; "by player's sign" turns player 2's
 #   entries around (negated) so one routine serves both players.
+# - At a root (`root`), an entry's bounds are the edges of the windows it was searched in,
+#   never a child's fail-soft bound, and its restricted games are solved on entries put on a
+#   grid (`on_grid`), not on the last bits of a float: both depend on what the shared table
+#   held, so on the threads' timing. Every decision of the root is then a function of the
+#   position alone.
 
+from libc.math cimport nearbyint
 from libc.stdint cimport uint32_t
 from state cimport MAX_HAND, State
 
@@ -35,6 +41,20 @@ cdef struct Node:
     double y[MAX_HAND]
     int row_order[MAX_HAND]    # the order in which player 1's replies are tested
     int col_order[MAX_HAND]
+    bint root                  # a root: its answer must not depend on the threads' timing
+
+cdef extern from *:
+    """
+    /* 2^-34, about 5.8e-11: an exact value's last bits (its rounding depends on the path
+       that computed it) never cross a grid line but by a chance of about 1e-5 */
+    static const double NIMMT_GRID = 17179869184.0;
+    """
+    const double GRID "NIMMT_GRID"
+
+
+cdef inline double on_grid(double v) noexcept nogil:
+    return nearbyint(v * GRID) / GRID
+
 
 cdef struct NodeReport:
     # what a root search gives back (and shows, live, to another thread)

@@ -23,7 +23,7 @@ recurses into the search is here, and the helper threads' loop.
 """
 from collections import namedtuple
 
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint32_t, uint64_t
 from state cimport (MAX_HAND, MAX_RANKS, State, popcount, hand_cards, resolve, rows_by_bulls,
                     takeable)
@@ -33,7 +33,7 @@ from lastturns cimport (EndgameSlot, last_turn, two_card_matrix, endgame_slot, e
                         endgame_store)
 from node cimport (INF, EPS, TINY, Node, NodeReport, low_for, high_for, guarantee_of_x,
                    guarantee_of_y, support, drop_negligible, prefer_one_card, report_bounds,
-                   fill_report)
+                   fill_report, on_grid)
 from ordering cimport note_killer, strongest, rank_order, order_by_estimate
 from clock cimport now, micros_since
 from memory cimport (table_size, allocate_table, release_table, allocate_endgame,
@@ -175,6 +175,13 @@ cdef inline void refine(Worker* c, Node* nd, int i, int j, double alpha,
     if not nd.seen[i][j]:
         nd.seen[i][j] = 1
         c.stats.children_seen += 1
+    if nd.root:
+        # a bound is the window's edge, not the child's fail-soft value, which depends on
+        # what the table held
+        if v < alpha:
+            v = alpha
+        elif v > beta:
+            v = beta
     if v <= alpha:
         if v < nd.hi[i][j]:
             nd.hi[i][j] = v
@@ -320,6 +327,38 @@ cdef void test_replies(Worker* c, Node* nd, Replies* rp) noexcept nogil:
     group_close(c, &tests)
 
 
+cdef void first_beating(Worker* c, Node* nd, Replies* rp, double lo[][MAX_HAND],
+                        double hi[][MAX_HAND]) noexcept nogil:
+    """At a root, what one thread testing the replies in turn would have found: the first
+    reply in order that beats, every reply before it tested to the end (here, if a helper
+    stopped it), and nothing learnt from the replies after it (their entries back to lo, hi,
+    as before the tests). Which replies threads happen to test first then changes nothing."""
+    cdef int i, f = rp.n, o
+    for i in range(rp.n):
+        if rp.beats[i] == 1:
+            f = i
+            break
+    for i in range(f):
+        if c.aborted:
+            return
+        if rp.beats[i] < 0:
+            rp.found = 0
+            test_reply(c, nd, rp, i)
+            if rp.beats[i] == 1:
+                f = i
+                break
+    for i in range(f + 1, rp.n):
+        rp.beats[i] = -1
+        for o in range(nd.k):
+            if rp.player[i] == 0:
+                nd.lo[rp.card[i]][o] = lo[rp.card[i]][o]
+                nd.hi[rp.card[i]][o] = hi[rp.card[i]][o]
+            else:
+                nd.lo[o][rp.card[i]] = lo[o][rp.card[i]]
+                nd.hi[o][rp.card[i]] = hi[o][rp.card[i]]
+    rp.found = 0 if f == rp.n else 1 + rp.player[f]
+
+
 cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* cols_in,
                              bint test_rows, double t_rows, bint test_cols, double t_cols,
                              bint cols_first) noexcept nogil:
@@ -330,17 +369,27 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
     test in turn and every card found beating is added."""
     cdef Replies rp
     cdef int i
+    cdef double lo[MAX_HAND][MAX_HAND]
+    cdef double hi[MAX_HAND][MAX_HAND]
+    # a root's order is its own (the killers come from the rest of the search)
+    cdef int killer_rows = -1 if nd.root else c.killers.beat[nd.k][0]
+    cdef int killer_cols = -1 if nd.root else c.killers.beat[nd.k][1]
     rp.n = 0
     rp.next = 0
     rp.found = 0
     if test_rows and not cols_first:
-        add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
+        add_candidates(&rp, nd, 0, rows_in[0], t_rows, killer_rows)
     if test_cols:
-        add_candidates(&rp, nd, 1, cols_in[0], t_cols, c.killers.beat[nd.k][1])
+        add_candidates(&rp, nd, 1, cols_in[0], t_cols, killer_cols)
     if test_rows and cols_first:
-        add_candidates(&rp, nd, 0, rows_in[0], t_rows, c.killers.beat[nd.k][0])
+        add_candidates(&rp, nd, 0, rows_in[0], t_rows, killer_rows)
+    if nd.root:
+        memcpy(lo, nd.lo, sizeof(lo))
+        memcpy(hi, nd.hi, sizeof(hi))
     if not (rp.n >= 2 and nd.k >= SPLIT_FROM and share_work(c, nd, &rp, NULL)):
         test_replies(c, nd, &rp)
+    if nd.root:
+        first_beating(c, nd, &rp, lo, hi)
     for i in range(rp.n):
         if rp.beats[i] == 1:
             if rp.player[i] == 0:
@@ -624,6 +673,8 @@ cdef inline double restricted_game(Worker* c, Node* nd, uint32_t rows, uint32_t 
     for a in range(nr):
         for b in range(nc):
             m[a * nc + b] = nd.hi[ri[a]][ci[b]] if upper else nd.lo[ri[a]][ci[b]]
+            if nd.root:
+                m[a * nc + b] = on_grid(m[a * nc + b])
     c.stats.matrix_games += 1
     cdef double v = solve_game(m, nr, nc, nc, xs, ys)
     for a in range(nd.k):
@@ -754,6 +805,10 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
     c.stats.expanded_by_cards[k] += 1
     nd.s = s
     nd.k = k
+    nd.root = report != NULL
+    if nd.root:
+        rows_in = 0         # the table's cards depend on what searched the node before
+        cols_in = 0
     hand_cards(s.hand[0], nd.p)
     hand_cards(s.hand[1], nd.q)
     cdef double reach = takeable(c.shared.bulls, s, nd.p, nd.q, k)
@@ -772,7 +827,7 @@ cdef double matrix_node(Worker* c, const State* s, int k, double alpha, double b
         if c.shared.first_card.top and c.shared.first_card.low <= k <= c.shared.first_card.high:
             i0 = model_card(c.shared, s, nd.p, nd.q, k, est_g, est_x, est_y, 0, features)
             j0 = model_card(c.shared, s, nd.q, nd.p, k, est_g, est_x, est_y, 1, features)
-        else:
+        elif not nd.root:
             for i in range(k):
                 if nd.p[i] == c.killers.proved[k][0]:
                     i0 = i

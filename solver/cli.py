@@ -627,8 +627,8 @@ def solver_options(command):
     commands."""
     command = click.option("--threads", type=click.IntRange(1, max_threads()), default=None,
                            help="N (up to the machine's cores): N - 1 helper threads share"
-                                " the search's work (faster on big positions; node counts"
-                                " then vary from run to run). Default 1.")(command)
+                                " the search's work (faster on big positions; the same"
+                                " answer, node counts vary from run to run). Default 1.")(command)
     command = click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB),
                            default=None, help="Transposition table size in MB (default: by"
                                               " hand size).")(command)

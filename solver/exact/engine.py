@@ -276,12 +276,13 @@ class Engine:
         low_owner = 0 if cards[0] < cards[1] else 1
         if target_row(position.rows, cards[low_owner]) is not None:
             return None
-        options = [(value, row) for row, value in enumerate(self.row_values(position, cards))]
-        if low_owner == 0:
-            value, row = max(options, key=lambda o: (o[0], -o[1]))
-        else:
-            value, row = min(options, key=lambda o: (o[0], o[1]))
-        return low_owner, row, value
+        values = self.row_values(position, cards)
+        sign = 1 if low_owner == 0 else -1
+        best = max(sign * v for v in values)
+        # rows within rounding of the best are equal: the lowest number, whatever the last
+        # bits of the values (they depend on the path that computed them)
+        row = min(r for r, v in enumerate(values) if sign * v >= best - LOSS_TOLERANCE)
+        return low_owner, row, values[row]
 
     def row_choice(self, position: Position, cards: Tuple[int, int]) -> Optional[RowChoice]:
         """When the lower card of `cards` is too low: its owner's best row against the
@@ -338,8 +339,8 @@ class Engine:
         current = solution
         while current.position.hand_size > 0:
             x, y = current.strategies
-            a = max(x, key=lambda c: (x[c], -c))
-            b = max(y, key=lambda c: (y[c], -c))
+            a = max(x, key=lambda c: (round(x[c], 9), -c))     # ties: the lower card
+            b = max(y, key=lambda c: (round(y[c], 9), -c))
             choice = self.best_row_choice(current.position, (a, b))
             outcome = play_cards(current.position, (a, b), None if choice is None else choice[1])
             line.append(Line((a, b), x[a] * y[b], None if choice is None else choice[:2],
@@ -410,8 +411,8 @@ def solve(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[
     with the principal line; the engine and its table are freed before it returns.
 
     threads=N (up to the machine's cores) adds N - 1 helper threads: faster on large
-    positions, but node counts (and, where equilibria are not unique, the strategy reported) then depend on
-    timing. card_values=False leaves out the exact values of the cards outside the
+    positions, with the same answer (value, strategies, card values, principal line; only
+    the last bits of a float may differ), though node counts then depend on timing. card_values=False leaves out the exact values of the cards outside the
     equilibrium (None in Solution.card_values), which can cost as much as the solve itself."""
     with Engine(position, tt_mb, threads=threads) as engine:
         return engine.solve(position, limit, progress, card_values, principal_line)
