@@ -122,19 +122,20 @@ def test_network_computes_its_formulas():
     assert np.allclose(value, want_value, atol=1e-3)
 
 
-def test_subnormal_weights_are_flushed(tmp_path):
-    """Training leaves weights below float32's smallest normal number; they are read as 0
-    (a product with one is slow), and the network's outputs do not change."""
+def test_negligible_weights_are_flushed(tmp_path):
+    """Training leaves weights below float32's smallest normal number, and many more a
+    product with which is below it; they are read as 0 (such a product is slow), and the
+    network's outputs do not change."""
     net = load_cached()
     weights = {k: v.copy() for k, v in net.weights.items()}
     weights["card_mid"][0, :5] = np.float32(1e-40)
-    path = str(tmp_path / "subnormal.npz")
+    weights["card_mid"][1, :5] = np.float32(1e-25)
+    path = str(tmp_path / "negligible.npz")
     PolicyNet(weights, net.meta).save(path)
     loaded = load(path)
-    assert (loaded.weights["card_mid"][0, :5] == 0).all()
-    assert not any(((np.abs(v) < np.finfo(np.float32).tiny) & (v != 0)).any()
-                   for v in loaded.weights.values())
-    weights["card_mid"][0, :5] = 0
+    assert (loaded.weights["card_mid"][:2, :5] == 0).all()
+    assert not any(((np.abs(v) < 1e-20) & (v != 0)).any() for v in loaded.weights.values())
+    weights["card_mid"][:2, :5] = 0
     x = encode(raw_views([view(), view(hand=HAND[:2])]))
     assert np.allclose(loaded.forward(x)[0], PolicyNet(weights, net.meta).forward(x)[0],
                        atol=1e-6)
