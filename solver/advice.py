@@ -10,7 +10,7 @@ advice is a dict (`--json`); `text.advice` words it.
 """
 import math
 import time
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from .core.player import PlayerView
 from .core.position import Position
@@ -44,9 +44,11 @@ def provisional_strategies(position: Position):
 def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[float] = None,
            threads: int = 1, seed: int = 0, jobs: int = 1, progress=None,
            player: Optional[str] = None, view: Optional[PlayerView] = None,
-           progress_file: Optional[str] = None) -> dict:
+           progress_file: Optional[str] = None,
+           on_loaded: Optional[Callable[[int], None]] = None) -> dict:
     """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`, `progress_file`:
-    the search's work kept there, see solver/exact/progress.py), or for a hidden
+    the search's work kept there, see solver/exact/progress.py, `on_loaded` told how many
+    entries it gave when it gave some), or for a hidden
     hand `player`'s: a `belief` or `nsearch` spec (`seed`), or "mcts", the search player
     (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`). Without `player`:
     "mcts" when `limit` sets a budget or another hand than the viewer's is visible, else
@@ -55,7 +57,7 @@ def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional
     network search weigh the hidden hands by the earlier turns; the other methods need only
     the position."""
     if uses_exact_solver(position):
-        return exact_advice(position, limit, tt_mb, threads, progress, progress_file)
+        return exact_advice(position, limit, tt_mb, threads, progress, progress_file, on_loaded)
     if player is None:
         budget = limit is not None and (limit.iterations is not None or limit.seconds is not None)
         player = "mcts" if budget or others_visible(position) else DEFAULT_PLAYER
@@ -170,8 +172,11 @@ def card_estimate(e) -> dict:
 # exact advice -----------------------------------------------------------------------------
 def exact_advice(position: Position, limit: Optional[Limit] = None,
                  tt_mb: Optional[float] = None, threads: int = 1, progress=None,
-                 progress_file: Optional[str] = None) -> dict:
+                 progress_file: Optional[str] = None,
+                 on_loaded: Optional[Callable[[int], None]] = None) -> dict:
     with Engine(position, tt_mb, threads=threads, progress_file=progress_file) as engine:
+        if engine.loaded and on_loaded is not None:
+            on_loaded(engine.loaded)
         solution = engine.solve(position, limit, progress)
         losses = solution.card_losses()
         rows = engine.run(lambda: all_row_advice(engine, solution), progress=progress,

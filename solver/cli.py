@@ -622,6 +622,12 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
 
 
 # solve / best -----------------------------------------------------------------------------
+def note_loaded(count: int, path: str) -> None:
+    """On stderr: a progress file gave the search `count` proven entries."""
+    click.echo(f"nimmt: starting from {count:,} proven entries of"
+               f" {errors.quote(path, errors.SHORT_PATH)}", err=True)
+
+
 def solver_options(command):
     """--max-nodes, --time-limit, --tt-size and --threads, shared by the exact solver's
     commands."""
@@ -731,8 +737,7 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
     limit = Limit(nodes=max_nodes, seconds=time_limit)
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
         if engine.loaded:
-            click.echo(f"nimmt: starting from {engine.loaded:,} proven entries of"
-                       f" {errors.quote(progress_file, errors.SHORT_PATH)}", err=True)
+            note_loaded(engine.loaded, progress_file)
         solution = with_progress(game, exact_only, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
         if graph_path is not None:
@@ -827,7 +832,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
         limit = Limit(nodes=max_nodes, seconds=time_limit)
         advice = with_progress(game, exact_only, lambda progress: advise(
             game, limit, tt_mb=tt_mb, threads=threads or 1, progress=progress,
-            progress_file=progress_file))
+            progress_file=progress_file,
+            on_loaded=lambda count: note_loaded(count, progress_file)))
     else:
         progress = SearchProgress()
         try:
