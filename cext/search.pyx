@@ -366,7 +366,8 @@ cdef int add_beating_replies(Worker* c, Node* nd, uint32_t* rows_in, uint32_t* c
     player's threshold (see reply_beats): player 1's cards if `test_rows` and player 2's
     if `test_cols`, player 1's first unless `cols_first`, each in move order. 0 if none
     does, else 1 + the player of a card added. With helpers idle, they and this worker
-    test in turn and every card found beating is added."""
+    test in turn and every card found beating is added (at a root, only the one that one
+    thread would have found: first_beating)."""
     cdef Replies rp
     cdef int i
     cdef double lo[MAX_HAND][MAX_HAND]
