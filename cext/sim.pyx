@@ -45,7 +45,8 @@ from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
-                    row_end, target_row, resolve_turn, splitmix64, random_below, load_rows,
+                    row_end, target_row, take_row, place_on, cheapest_row, resolve_turn,
+                    splitmix64, random_below, load_rows,
                     dump_rows)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
@@ -684,6 +685,47 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
     return costs
 
 
+cdef void add_drawn_costs(const Row* start, const CostCard* cards, const int* order,
+                          int count, const int* drawn, int opponents,
+                          double* totals) noexcept nogil:
+    """totals[slot] += what each hand card (cards[order[0]] the lowest, ...) takes this
+    turn against the others'
+    cards drawn[0..opponents-1], as drawn_cost measures it, in one pass for all of them: a
+    card's take depends only on the drawn cards below it, placed in ascending order before
+    it, so the drawn cards are placed once, in order, and each hand card is looked at on the
+    rows as they lie when its turn comes (without placing it)."""
+    cdef Row table[N_ROWS]
+    cdef int low[MAX_PLAYERS]
+    cdef int i, j, x, r, slot, card, placed = 0
+    for i in range(opponents):              # insertion sort: n <= 9
+        x = drawn[i]
+        j = i
+        while j > 0 and low[j - 1] > x:
+            low[j] = low[j - 1]
+            j -= 1
+        low[j] = x
+    memcpy(table, start, N_ROWS * sizeof(Row))
+    for i in range(count):
+        slot = order[i]
+        card = cards[slot].card
+        while placed < opponents and low[placed] < card:
+            x = low[placed]
+            r = target_row(table, x)
+            if r < 0:
+                take_row(table, cheapest_row(table), x)
+            else:
+                place_on(table, r, x)
+            placed += 1
+        if placed == 0:
+            totals[slot] += cards[slot].alone
+            continue
+        r = target_row(table, card)
+        if r < 0:
+            totals[slot] += table[cheapest_row(table)].bulls
+        elif table[r].length == ROW_LIMIT:
+            totals[slot] += table[r].bulls
+
+
 cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::1] hands,
                       const unsigned char[:, ::1] unseen, const signed char[::1] players,
                       int samples, float[:, ::1] out) noexcept nogil:
@@ -692,6 +734,7 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
     view share their draws (seed 0 each view): one draw a sample serves them all."""
     cdef Row start[N_ROWS]
     cdef CostCard cards[HAND_SIZE]
+    cdef int order[HAND_SIZE]
     cdef double totals[HAND_SIZE]
     cdef int pool[MAX_CARD + 1]
     cdef int b, r, i, slot, n, opponents, k, card, count, t
@@ -719,6 +762,11 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                 break
             cost_card(start, card, &cards[slot])
             totals[slot] = 0.0
+            i = count                        # the slots by card, ascending (insertion)
+            while i > 0 and cards[order[i - 1]].card > card:
+                order[i] = order[i - 1]
+                i -= 1
+            order[i] = slot
             count += 1
         n = 0                               # the unseen cards but the hand's, ascending
         for k in range(1, unseen.shape[1]):
@@ -734,8 +782,7 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
         rng = 0
         for t in range(samples):
             shuffle_prefix(pool, n, opponents, &rng)
-            for slot in range(count):
-                totals[slot] += drawn_cost(start, &cards[slot], pool, opponents)
+            add_drawn_costs(start, cards, order, count, pool, opponents, totals)
         for slot in range(count):
             out[b, slot] = <float>(totals[slot] / samples)
 

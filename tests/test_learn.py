@@ -284,6 +284,39 @@ def test_sampled_costs_are_the_mean_over_the_others_draws():
     assert not sampled_costs(raw_rows, raw_hands, few, players, 16)[0].any()
 
 
+def test_sampled_costs_against_known_cards_are_the_rules_take():
+    """With exactly as many unseen cards as other seats, every draw is the same cards: each
+    hand card's feature is then what the Python rules make it take against them, exactly,
+    whatever the seat count (up to 9 others: several drawn cards below a card, 6th cards
+    and too-low cards before it)."""
+    from solver._sim import sampled_costs
+    rng = random.Random(7)
+    for _ in range(300):
+        players = rng.randint(2, 10)
+        deck = rng.sample(range(1, 105), 4 + 10 + players - 1 + 16)
+        starts, hand = deck[:4], sorted(deck[4:14])[:rng.randint(1, 10)]
+        others = deck[14:14 + players - 1]
+        rows = [[c] for c in starts]
+        for c in sorted(deck[14 + players - 1:]):      # grow the rows, some to 5 cards
+            target = [r for r in rows if r[-1] < c]
+            if target and rng.random() < 0.7:
+                row = max(target, key=lambda r: r[-1])
+                if len(row) < 5:
+                    row.append(c)
+        raw_rows = np.zeros((1, 4, 5), dtype=np.int8)
+        for r, row in enumerate(rows):
+            raw_rows[0, r, :len(row)] = row
+        raw_hand = np.zeros((1, 10), dtype=np.int8)
+        raw_hand[0, :len(hand)] = hand
+        unseen = np.zeros((1, 105), dtype=bool)
+        unseen[0, others + hand[:1]] = True          # a hand card never drawn: one more
+        costs = sampled_costs(raw_rows, raw_hand, unseen, np.array([players], dtype=np.int8),
+                              3)
+        for j, card in enumerate(hand):
+            _, taken = play_turn(rows, [card] + others, fewest_bullheads_chooser)
+            assert costs[0, j] == row_bullheads(taken[0]), (rows, hand, others, card)
+
+
 def test_training_is_deterministic_and_resumes(tmp_path):
     torch = pytest.importorskip("torch")
     from solver.learn.train import TrainConfig, train
