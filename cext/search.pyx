@@ -342,7 +342,6 @@ cdef void first_beating(Worker* c, Node* nd, Replies* rp, double lo[][MAX_HAND],
         if c.aborted:
             return
         if rp.beats[i] < 0:
-            rp.found = 0
             test_reply(c, nd, rp, i)
             if rp.beats[i] == 1:
                 f = i

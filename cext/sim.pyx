@@ -689,11 +689,10 @@ cdef void add_drawn_costs(const Row* start, const CostCard* cards, const int* or
                           int count, const int* drawn, int opponents,
                           double* totals) noexcept nogil:
     """totals[slot] += what each hand card (cards[order[0]] the lowest, ...) takes this
-    turn against the others'
-    cards drawn[0..opponents-1], as drawn_cost measures it, in one pass for all of them: a
-    card's take depends only on the drawn cards below it, placed in ascending order before
-    it, so the drawn cards are placed once, in order, and each hand card is looked at on the
-    rows as they lie when its turn comes (without placing it)."""
+    turn against the others' cards drawn[0..opponents-1], as drawn_cost measures it, in one
+    pass for all of them: a card's take depends only on the drawn cards below it, placed in
+    ascending order before it, so the drawn cards are placed once, in order, and each hand
+    card is looked at on the rows as they lie when its turn comes (without placing it)."""
     cdef Row table[N_ROWS]
     cdef int low[MAX_PLAYERS]
     cdef int i, j, x, r, slot, card, placed = 0
@@ -716,9 +715,6 @@ cdef void add_drawn_costs(const Row* start, const CostCard* cards, const int* or
             else:
                 place_on(table, r, x)
             placed += 1
-        if placed == 0:
-            totals[slot] += cards[slot].alone
-            continue
         r = target_row(table, card)
         if r < 0:
             totals[slot] += table[cheapest_row(table)].bulls

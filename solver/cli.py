@@ -629,8 +629,8 @@ def note_loaded(count: int, path: str) -> None:
 
 
 def solver_options(command):
-    """--max-nodes, --time-limit, --tt-size and --threads, shared by the exact solver's
-    commands."""
+    """--max-nodes, --time-limit, --tt-size, --threads, --progress-file and --exact-only,
+    shared by the exact solver's commands."""
     command = click.option("--threads", type=click.IntRange(1, max_threads()), default=None,
                            help="N (up to the machine's cores): N - 1 helper threads share"
                                 " the search's work (faster on big positions; the same"

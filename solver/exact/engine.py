@@ -412,7 +412,8 @@ def solve(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional[
 
     threads=N (up to the machine's cores) adds N - 1 helper threads: faster on large
     positions, with the same answer (value, strategies, card values, principal line; only
-    the last bits of a float may differ), though node counts then depend on timing. card_values=False leaves out the exact values of the cards outside the
-    equilibrium (None in Solution.card_values), which can cost as much as the solve itself."""
+    the last bits of a float may differ), though node counts then depend on timing.
+    card_values=False leaves out the exact values of the cards outside the equilibrium (None
+    in Solution.card_values), which can cost as much as the solve itself."""
     with Engine(position, tt_mb, threads=threads) as engine:
         return engine.solve(position, limit, progress, card_values, principal_line)
