@@ -733,8 +733,10 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
     cdef int order[HAND_SIZE]
     cdef double totals[HAND_SIZE]
     cdef int pool[MAX_CARD + 1]
+    cdef unsigned char in_hand[MAX_CARD + 1]
     cdef int b, r, i, slot, n, opponents, k, card, count, t
     cdef uint64_t rng
+    memset(in_hand, 0, sizeof(in_hand))
     for b in range(hands.shape[0]):
         opponents = players[b] - 1
         n = 0
@@ -764,15 +766,15 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                 i -= 1
             order[i] = slot
             count += 1
+        for slot in range(count):
+            in_hand[cards[slot].card] = 1
         n = 0                               # the unseen cards but the hand's, ascending
         for k in range(1, unseen.shape[1]):
-            if unseen[b, k]:
-                for slot in range(count):
-                    if cards[slot].card == k:
-                        break
-                else:
-                    pool[n] = k
-                    n += 1
+            if unseen[b, k] and not in_hand[k]:
+                pool[n] = k
+                n += 1
+        for slot in range(count):
+            in_hand[cards[slot].card] = 0
         if n < opponents:
             continue
         rng = 0
