@@ -19,13 +19,15 @@ Prints the candidate's and the baseline's mean bullheads per round in the candid
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
 the candidate's mean time per card decision (its own rounds, decisions with one card left
 included), in wall-clock time and in CPU time (the process's; set OPENBLAS_NUM_THREADS=1 for
-a bot that uses the network, else BLAS threads add to it).
+a bot that uses the network, else BLAS threads add to it). Progress (rounds done, the
+difference so far) goes to standard error, twenty times a run.
 """
 import argparse
 import json
 import multiprocessing
 import random
 import statistics
+import sys
 import time
 from typing import List, Optional, Tuple
 
@@ -140,8 +142,15 @@ def main(argv=None) -> None:
         known = [b for _, b in earlier[first:last]]
     tasks = [(args.players, args.bot, args.base, first + i, known[i])
              for i in range(args.rounds)]
+    timed = []
+    every = max(1, args.rounds // 20)
     with multiprocessing.Pool(args.jobs) as pool:
-        timed = pool.map(paired_round, tasks, chunksize=1)
+        for t in pool.imap(paired_round, tasks, chunksize=1):    # in order, as they end
+            timed.append(t)
+            if len(timed) % every == 0 and len(timed) < args.rounds:
+                so_far = statistics.mean(c - b for c, b, _, _, _ in timed)
+                print(f"{len(timed)}/{args.rounds} rounds, difference so far {so_far:+.2f}",
+                      file=sys.stderr, flush=True)
     results = [(c, b) for c, b, _, _, _ in timed]
     decisions = max(1, sum(t[3] for t in timed))
     ms = 1000 * sum(t[2] for t in timed) / decisions

@@ -481,7 +481,13 @@ def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     paired(spec + ["--rounds", "2", "--first", "2", "--reuse-base", str(whole),
                    "--compare", str(whole), "--rounds-json", str(part)])
     assert json.loads(part.read_text()) == json.loads(whole.read_text())[2:]
-    assert "round by round: +0.00 ± 0.00 (2 rounds)" in capsys.readouterr().out
+    printed = capsys.readouterr()
+    assert "round by round: +0.00 ± 0.00 (2 rounds)" in printed.out
+    # progress goes to standard error, rounds done and the difference so far
+    rounds = json.loads(whole.read_text())
+    so_far = sum(c - b for c, b in rounds[:1])
+    assert f"1/4 rounds, difference so far {so_far:+.2f}" in printed.err
+    assert "rounds, difference so far" not in printed.out
     with pytest.raises(SystemExit) as stop:
         paired(spec + ["--rounds", "4", "--first", "1", "--reuse-base", str(whole)])
     assert stop.value.code == 2
