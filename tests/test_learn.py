@@ -150,6 +150,8 @@ def test_shipped_weights_load():
     older = load(os.path.join(WEIGHTS_DIR, "net-v1.npz"))  # kept: the earlier measurements
     assert older.hidden == 128 and net.hidden == 256
     assert make_bot("net:weights=net-v1.npz").net.hidden == 128      # by its bare name
+    student = make_bot("belief:others=net-v1.npz+net-v3s.npz").others_net[1]   # 10 players
+    assert student.hidden == 128 and student.meta["data"]["teacher"] == "net:weights=net-v3.npz"
 
 
 def test_bad_weights_are_refused(tmp_path):
