@@ -10,7 +10,7 @@ cdef enum:
     TABLE_FEATURES = 27
     COST_FEATURE = 16      # the sampled cost's slot, filled by the caller
 
-from rules cimport N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, bullheads
+from rules cimport N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, bullheads, order_by
 
 cdef enum:
     CARDS = MAX_CARD + 1          # arrays indexed by card number, slot 0 unused
@@ -149,15 +149,7 @@ cdef inline void encode_view(int players, int deck, const signed char* hand,
                 f[c] = f[c] * <float>0.0
 
     # the table: rows by their end (a stable order), then the counts
-    for r in range(N_ROWS):
-        order[r] = r
-    for r in range(1, N_ROWS):
-        c = order[r]
-        i = r
-        while i > 0 and ends[order[i - 1]] > ends[c]:
-            order[i] = order[i - 1]
-            i -= 1
-        order[i] = c
+    order_by(ends, N_ROWS, order)
     for c in range(TABLE_FEATURES):
         table[c] = 0.0
     if 2 <= players <= MAX_PLAYERS:

@@ -83,19 +83,25 @@ cdef enum:
     HAND_SIZE = 10
     CHEAPEST = -1      # row choice: the row with the fewest bullheads (the default row choice)
 
+cdef inline void order_by(const int* keys, int n, int* order) noexcept nogil:
+    """order[0..n-1]: the indices 0..n-1 by ascending key, equal keys in index order
+    (insertion sort: n is at most 10 here)."""
+    cdef int i, j
+    for i in range(n):
+        j = i
+        while j > 0 and keys[order[j - 1]] > keys[i]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+
 cdef inline int resolve_turn(Row* rows, const int* cards, const int* choices, int players,
                              int* penalties) noexcept nogil:
     """Resolve a turn in place: player k plays cards[k]; choices[k] is the row k takes if their
     card is too low (CHEAPEST: the fewest bullheads). Adds the bullheads taken to penalties[k].
     Returns the player who chose a row, or -1."""
     cdef int order[MAX_PLAYERS]
-    cdef int i, j, k, r, card, chooser = -1
-    for i in range(players):           # insertion sort of the players by card: n <= 10
-        j = i
-        while j > 0 and cards[order[j - 1]] > cards[i]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = i
+    cdef int i, k, r, card, chooser = -1
+    order_by(cards, players, order)    # the players by card
     for i in range(players):
         k = order[i]
         card = cards[k]
