@@ -11,7 +11,8 @@ import numpy as np
 from rules cimport N_ROWS, ROW_LIMIT, MAX_CARD, HAND_SIZE
 from features cimport (CARD_FEATURES, TABLE_FEATURES, COST_FEATURE, CARDS, encode_view)
 
-FEATURES = (CARD_FEATURES, TABLE_FEATURES, COST_FEATURE)   # for Python: the counts
+# for Python: the feature counts, and the width of an array indexed by card number
+FEATURES = (CARD_FEATURES, TABLE_FEATURES, COST_FEATURE, CARDS)
 
 
 def encode_views(players, deck, hand, rows, seen):

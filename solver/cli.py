@@ -493,9 +493,11 @@ def _generate(config, out: str) -> None:
               " that may take a seat instead of the teacher; their decisions are not saved.")
 @click.option("--others-share", type=NumberRange(0, 1, max_open=True), default=0.0,
               show_default=True, help="Each seat's chance to get one of --others.")
+@click.option("--net-policy", is_flag=True, help="A `net` teacher's target is its whole"
+              " policy over the hand (by default the card it played).")
 @click.option("--seed", type=int, default=1, show_default=True)
 def train_generate(out, rounds, teacher, players_text, weights_text, chunk, others_text,
-                   others_share, seed):
+                   others_share, net_policy, seed):
     """Play rounds with the teacher in every seat; save every card decision (the view, the
     teacher's distribution over the hand, the bullheads each seat takes to the end of the
     round). A progress bar goes to stderr."""
@@ -504,7 +506,8 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, othe
     config = GenerateConfig(teacher, rounds, chunk, seed,
                             tuple(_numbers(players_text, int, "--players")),
                             tuple(_numbers(weights_text, float, "--weights")),
-                            tuple(o for o in others_text.split(",") if o), others_share)
+                            tuple(o for o in others_text.split(",") if o), others_share,
+                            net_policy)
     _generate(config, out)
 
 

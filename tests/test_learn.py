@@ -249,6 +249,23 @@ def test_nsearch_teacher_targets_are_its_scores():
     assert (target.max(axis=1) < 1.0).all()
 
 
+def test_net_teacher_targets_are_its_card_or_its_policy():
+    """A `net` teacher's target is the card it played, or with `net_policy` the network's
+    softmax over the hand: the same decisions, the played card the likeliest, and the
+    option kept in the folder's settings only when it is on."""
+    played = play_rounds(GenerateConfig(teacher="net", rounds=1, seed=4, players=(4,),
+                                        weights=(1,)), 0, 1)
+    policy_config = GenerateConfig(teacher="net", rounds=1, seed=4, players=(4,),
+                                   weights=(1,), net_policy=True)
+    policy = play_rounds(policy_config, 0, 1)
+    assert np.array_equal(played["hand"], policy["hand"])
+    assert set(np.unique(played["target"])) <= {0.0, 1.0}
+    assert np.allclose(policy["target"].sum(axis=1), 1.0)
+    assert ((policy["target"] > 0) == (policy["hand"] > 0)).all()
+    assert np.array_equal(policy["target"].argmax(axis=1), played["target"].argmax(axis=1))
+    assert "net_policy" in policy_config.settings()
+    assert "net_policy" not in GenerateConfig(teacher="net").settings()
+
 def test_sampled_costs_are_the_mean_over_the_others_draws():
     """Each card's feature converges to its mean bullheads over every draw of the others'
     cards from the view's unseen ones, resolved by the Python rules (the cards of a view

@@ -21,7 +21,7 @@ from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..files import write_atomically
 from ..mcts.player import SearchPlayer
-from ..play.bots import NetSearchBot, make_bot, parse_bot_spec
+from ..play.bots import NetBot, NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import play_round
 from .features import MAX_SEATS, RawViews, raw_views
 
@@ -56,6 +56,7 @@ class GenerateConfig:
     weights: Tuple[float, ...] = (1.0,)
     others: Tuple[str, ...] = ()        # bots that may take a seat instead of the teacher
     others_share: float = 0.0           # each seat's chance to get one of them
+    net_policy: bool = False            # a `net` teacher's target: its policy, not its card
 
     def check(self) -> None:
         parse_bot_spec(self.teacher)
@@ -73,6 +74,8 @@ class GenerateConfig:
         if not self.others_share:
             settings.pop("others")
             settings.pop("others_share")
+        if not self.net_policy:
+            settings.pop("net_policy")
         return settings
 
     def play(self, first: int, count: int) -> Dict[str, np.ndarray]:
@@ -82,24 +85,27 @@ class GenerateConfig:
 class _Recorder(Player):
     """Plays as its teacher and keeps each card decision's view and target distribution."""
 
-    def __init__(self, teacher: Player, log: List[Tuple[PlayerView, np.ndarray]]):
-        self.teacher, self.log = teacher, log
+    def __init__(self, teacher: Player, log: List[Tuple[PlayerView, np.ndarray]],
+                 net_policy: bool = False):
+        self.teacher, self.log, self.net_policy = teacher, log, net_policy
         self.name = teacher.name
 
     def choose_card(self, view: PlayerView) -> int:
         card = self.teacher.choose_card(view)
         if len(view.hand) > 1:
-            self.log.append((view, _target(self.teacher, view, card)))
+            self.log.append((view, _target(self.teacher, view, card, self.net_policy)))
         return card
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         return self.teacher.choose_row(view, card)
 
 
-def _target(teacher: Player, view: PlayerView, card: int) -> np.ndarray:
+def _target(teacher: Player, view: PlayerView, card: int,
+            net_policy: bool = False) -> np.ndarray:
     """The teacher's distribution over the hand (ascending, padded to 10): the search's
     root visits (or average strategy); for `nsearch`, a softmax of its cards' mean scores
-    (`SCORE_TEMPERATURE` bullheads); else all on the card played."""
+    (`SCORE_TEMPERATURE` bullheads); for `net` with `net_policy`, its policy (the student
+    then learns the network's whole distribution); else all on the card played."""
     hand = sorted(view.hand)
     out = np.zeros(HAND_SIZE, dtype=np.float32)
     last = getattr(teacher, "last", None)
@@ -114,6 +120,10 @@ def _target(teacher: Player, view: PlayerView, card: int) -> np.ndarray:
         scores = np.array([last[1][c] for c in hand])
         out[:len(hand)] = np.exp(-(scores - scores.min()) / SCORE_TEMPERATURE)
         teacher.last = None
+    elif net_policy and type(teacher) is NetBot:
+        logits, _ = teacher.net.policy([view])
+        shares = np.exp(logits[0, :len(hand)] - logits[0, :len(hand)].max())
+        out[:len(hand)] = shares
     if out.sum() <= 0:
         out[:] = 0.0
         out[hand.index(card)] = 1.0
@@ -143,7 +153,7 @@ def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.
         log: List[Tuple[PlayerView, np.ndarray]] = []
         specs = _table(config, players, rng)
         seats = [make_bot(spec, seed=f"{config.seed}/{index}/{k}") for k, spec in enumerate(specs)]
-        seats = [_Recorder(bot, log) if spec == config.teacher else bot
+        seats = [_Recorder(bot, log, config.net_policy) if spec == config.teacher else bot
                  for bot, spec in zip(seats, specs)]
         result = play_round(game, seats, rng)
         final = result.penalties

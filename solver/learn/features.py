@@ -24,13 +24,13 @@ import numpy as np
 from .._features import FEATURES, encode_views
 from .._sim import sampled_costs
 from ..core.player import PlayerView
-from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK
+from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS
 
 MAX_SEATS = 10
-CARDS = STANDARD_DECK + 1             # arrays indexed by card number, slot 0 unused
 ROW_SCALE = 20.0                      # bullheads: a typical dear row, to keep inputs near 1
 COST_SAMPLES = 128                    # draws of the others' cards per view
-CARD_FEATURES, TABLE_FEATURES, COST_FEATURE = FEATURES   # fixed by cext/features.pxd
+# fixed by cext/features.pxd; CARDS: arrays indexed by card number, slot 0 unused
+CARD_FEATURES, TABLE_FEATURES, COST_FEATURE, CARDS = FEATURES
 FEATURE_VERSION = 1
 
 
