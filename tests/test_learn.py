@@ -266,6 +266,7 @@ def test_net_teacher_targets_are_its_card_or_its_policy():
     assert "net_policy" in policy_config.settings()
     assert "net_policy" not in GenerateConfig(teacher="net").settings()
 
+
 def test_sampled_costs_are_the_mean_over_the_others_draws():
     """Each card's feature converges to its mean bullheads over every draw of the others'
     cards from the view's unseen ones, resolved by the Python rules (the cards of a view
