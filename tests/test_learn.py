@@ -265,6 +265,8 @@ def test_net_teacher_targets_are_its_card_or_its_policy():
     assert np.array_equal(policy["target"].argmax(axis=1), played["target"].argmax(axis=1))
     assert "net_policy" in policy_config.settings()
     assert "net_policy" not in GenerateConfig(teacher="net").settings()
+    with pytest.raises(ConfigError, match="needs a `net` teacher"):
+        GenerateConfig(teacher="sampler", net_policy=True).check()
 
 
 def test_sampled_costs_are_the_mean_over_the_others_draws():

@@ -59,7 +59,9 @@ class GenerateConfig:
     net_policy: bool = False            # a `net` teacher's target: its policy, not its card
 
     def check(self) -> None:
-        parse_bot_spec(self.teacher)
+        if parse_bot_spec(self.teacher)[0] != "net" and self.net_policy:
+            raise ConfigError("--net-policy needs a `net` teacher (other teachers' targets"
+                              " are their own distributions already)")
         for spec in self.others:
             parse_bot_spec(spec)
         if not 0.0 <= self.others_share < 1.0 or (self.others_share > 0 and not self.others):
@@ -120,9 +122,10 @@ def _target(teacher: Player, view: PlayerView, card: int,
         scores = np.array([last[1][c] for c in hand])
         out[:len(hand)] = np.exp(-(scores - scores.min()) / SCORE_TEMPERATURE)
         teacher.last = None
-    elif net_policy and type(teacher) is NetBot:
-        logits, _ = teacher.net.policy([view])
-        shares = np.exp(logits[0, :len(hand)] - logits[0, :len(hand)].max())
+    elif net_policy and type(teacher) is NetBot and teacher.logits is not None \
+            and teacher.logits[0] is view:
+        logits = teacher.logits[1][:len(hand)]     # of the decision it just made
+        shares = np.exp(logits - logits.max())
         out[:len(hand)] = shares
     if out.sum() <= 0:
         out[:] = 0.0

@@ -29,6 +29,8 @@ import math
 import random
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from .._rules import c_play_turn
 from ..core.player import Player, PlayerView
 from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
@@ -267,11 +269,14 @@ class NetBot(GreedyBot):
             raise ConfigError(f"rows must be greedy or value, got {quote(rows)}")
         self.net = load_cached(weights or None)
         self.rows = rows
+        self.logits: Optional[Tuple[PlayerView, np.ndarray]] = None  # the last decision's
 
     def choose_card(self, view: PlayerView) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
-        return self.net.best_cards([view])[0]
+        logits, _ = self.net.policy([view])
+        self.logits = (view, logits[0])
+        return sorted(view.hand)[int(np.argmax(logits[0]))]   # ties: the lower card
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         if self.rows == "greedy" or not view.hand:
