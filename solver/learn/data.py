@@ -125,8 +125,7 @@ def _target(teacher: Player, view: PlayerView, card: int,
     elif net_policy and type(teacher) is NetBot and teacher.logits is not None \
             and teacher.logits[0] is view:
         logits = teacher.logits[1][:len(hand)]     # of the decision it just made
-        shares = np.exp(logits - logits.max())
-        out[:len(hand)] = shares
+        out[:len(hand)] = np.exp(logits - logits.max())
     if out.sum() <= 0:
         out[:] = 0.0
         out[hand.index(card)] = 1.0

@@ -121,9 +121,7 @@ class PolicyNet:
 
     def best_cards(self, views: Sequence[PlayerView]) -> List[int]:
         """The most likely card of each view (ties: the lower card), in one batch."""
-        logits, _ = self.policy(views)
-        best = np.argmax(logits, axis=1)          # the first of equal maxima: the lower card
-        return [sorted(v.hand)[i] for v, i in zip(views, best)]
+        return likeliest_cards(views, self.policy(views)[0])
 
     def save(self, path: str) -> None:
         np.savez(path, meta=np.array(json.dumps(self.meta, sort_keys=True)),
@@ -131,6 +129,13 @@ class PolicyNet:
 
 
 NEGLIGIBLE = 1e-20     # a weight this small changes no sum of the network by a float32 bit
+
+
+def likeliest_cards(views: Sequence[PlayerView], logits: np.ndarray) -> List[int]:
+    """The card of each view that its row of `policy` logits rates highest (ties: the
+    lower card)."""
+    best = np.argmax(logits, axis=1)              # the first of equal maxima: the lower card
+    return [sorted(v.hand)[i] for v, i in zip(views, best)]
 
 
 def _flush_negligible(a: np.ndarray) -> np.ndarray:

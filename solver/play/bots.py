@@ -36,7 +36,7 @@ from ..core.player import Player, PlayerView
 from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
                           row_bullheads, target_row)
 from ..errors import ConfigError, quote
-from ..learn.model import load_cached
+from ..learn.model import likeliest_cards, load_cached
 from ..learn.search import BELIEF_POWER, NetSearchOptions, best_scored, card_scores
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
@@ -275,8 +275,8 @@ class NetBot(GreedyBot):
         if len(view.hand) == 1:
             return view.hand[0]
         logits, _ = self.net.policy([view])
-        self.logits = (view, logits[0])
-        return sorted(view.hand)[int(np.argmax(logits[0]))]   # ties: the lower card
+        self.logits = (view, logits[0])       # kept for a teacher's target (learn/data.py)
+        return likeliest_cards([view], logits)[0]
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         if self.rows == "greedy" or not view.hand:
