@@ -4,7 +4,8 @@ Every command is registered on `main` (a `NimmtGroup`), which turns bad input an
 errors included, into one line on stderr, `nimmt: error: <message>`, and exit status 2:
 commands simply raise `errors.NimmtError` (or let OSError/ValueError through). A search stopped
 by a limit (`errors.SearchLimitError`) is one line too, with exit status 3; the input of
-`nimmt play` ending before the game (`errors.EndOfInput`) exits with 4, Ctrl-C with 130.
+`nimmt play` ending before the game (`errors.EndOfInput`) exits with 4, a finished batch with
+positions not solved with 5 (the command returns it), Ctrl-C with 130.
 `ExitStatus` holds them all, the same for every command.
 """
 import json
@@ -48,6 +49,8 @@ class ExitStatus(IntEnum):
     NOT_PROVEN = 3      # --max-nodes or --time-limit stopped a search before it proved its
                         # answer (the bounds proven so far in the one line)
     INPUT_ENDED = 4     # the input of `nimmt play` ended before the game did
+    NOT_ALL_SOLVED = 5  # `nimmt batch solve` finished, but some positions of its results
+                        # file are not solved (errors, or stopped by a limit)
     INTERRUPTED = 130   # Ctrl-C (solve and best on the exact path still give the bounds)
 
 
@@ -139,6 +142,8 @@ def main():
       3    --max-nodes or --time-limit stopped the search before it proved its
            answer (the bounds proven so far are in the one line on stderr)
       4    the input of 'nimmt play' ended before the game did
+      5    'nimmt batch solve' finished, but some positions are not solved
+           (errors, or stopped by a limit: counted on stderr and in the results)
       130  interrupted by Ctrl-C (solve, and best on 2 visible hands, still give
            the bounds proven so far)
     """
@@ -938,7 +943,8 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     both hands is recorded as an error and the batch goes on. Run the same command again to
     resume: the lines done are skipped (a results file of another input is refused), a torn
     last line is removed. Ctrl-C stops it cleanly (exit status 130); a finished batch exits
-    with 0, even when some positions failed (their count is on stderr).
+    with 0 when every position of the results file is solved, else with 5 (the counts are
+    on stderr).
 
     \b
     Example:
@@ -963,7 +969,7 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     results.check_writable()
     todo = [task for task in tasks if task.line not in state.done]
     summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),
-                           torn_bytes=state.torn_bytes)
+                           torn_bytes=state.torn_bytes, unsolved_before=state.unsolved)
     say = lambda line: line and click.echo(line, err=True)
     say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
     sizes = {task.position.hand_size for task in todo if task.position is not None}
@@ -1001,6 +1007,7 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
         if client is not None:
             client.close()
     say(format_summary(summary, out))
+    return ExitStatus.NOT_ALL_SOLVED if summary.unsolved else ExitStatus.OK
 
 
 @batch.command("report")

@@ -123,8 +123,9 @@ def test_bad_lines_are_recorded_and_the_batch_goes_on(tmp_path):
     source = write_input(tmp_path, lines)
     out = tmp_path / "out.jsonl"
     result = run(["batch", "solve", str(source), "--out", str(out)])
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 5, result.stderr       # finished, not every position solved
     assert "3 solved" in result.stderr and "4 errors" in result.stderr
+    assert "4 not solved in all (exit status 5)" in result.stderr
     records = {r["line"]: r for r in read_results(out)}
     assert sorted(records) == [1, 2, 4, 5, 6, 7, 8]          # the blank line 3 is no position
     assert [records[k]["status"] for k in (1, 4, 8)] == ["solved"] * 3
@@ -134,13 +135,21 @@ def test_bad_lines_are_recorded_and_the_batch_goes_on(tmp_path):
     # the same message the command line gives for that position
     single = run(["solve", lines[1]])
     assert single.stderr.strip() == "nimmt: error: " + records[2]["error"]
+    # resumed, nothing left to do: the file still holds errors, so the status is still 5
+    again = run(["batch", "solve", str(source), "--out", str(out)])
+    assert again.exit_code == 5 and "(7 done before); 4 not solved in all" in again.stderr
+    # the good lines alone: every position solved, status 0
+    good_source = tmp_path / "good.jsonl"
+    good_source.write_text("".join(line + "\n" for line in good))
+    done = run(["batch", "solve", str(good_source), "--out", str(tmp_path / "good-out.jsonl")])
+    assert done.exit_code == 0 and "not solved" not in done.stderr
 
 
 def test_a_limit_is_recorded_with_its_bounds(tmp_path):
     source = write_input(tmp_path, deal_lines(2, 4, cards=8))
     out = tmp_path / "out.jsonl"
     result = run(["batch", "solve", str(source), "--out", str(out), "--max-nodes", "50"])
-    assert result.exit_code == 0, result.stderr
+    assert result.exit_code == 5, result.stderr
     assert "2 stopped by a limit" in result.stderr
     for record in read_results(out):
         assert record["status"] == "limit" and record["value"] is None
@@ -380,13 +389,13 @@ def test_a_dask_cluster_gives_the_results_of_local_workers(tmp_path):
     distributed = pytest.importorskip("distributed")
     source = write_input(tmp_path, deal_lines(10, 17) + ["not a position"])
     local = tmp_path / "local.jsonl"
-    assert run(["batch", "solve", str(source), "--out", str(local)]).exit_code == 0
+    assert run(["batch", "solve", str(source), "--out", str(local)]).exit_code == 5
     out = tmp_path / "out.jsonl"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         result = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
-        assert result.exit_code == 0, result.stderr
+        assert result.exit_code == 5, result.stderr      # the line that is no position
         assert "2 worker threads on the cluster" in result.stderr
         assert "10 solved" in result.stderr and "1 error" in result.stderr
         records = read_results(out)
@@ -395,7 +404,7 @@ def test_a_dask_cluster_gives_the_results_of_local_workers(tmp_path):
         # resumed on the cluster like a local batch
         out.write_text("".join(json.dumps(r) + "\n" for r in records[:4]))
         again = run(["batch", "solve", str(source), "--out", str(out), "--scheduler", address])
-        assert again.exit_code == 0 and "4 of 11 positions already" in again.stderr
+        assert again.exit_code == 5 and "4 of 11 positions already" in again.stderr
         assert essentials(read_results(out)) == essentials(records)
 
 

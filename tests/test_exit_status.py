@@ -1,6 +1,6 @@
 """Exit statuses, the same for every command (`solver.cli.ExitStatus`, listed in `nimmt
 --help`): 0 done, 2 bad input or usage, 3 a search stopped by a limit, 4 the input of
-`nimmt play` ended mid-game, 130 Ctrl-C. Ctrl-C is simulated by a callable that raises
+`nimmt play` ended mid-game, 5 a finished batch with positions not solved, 130 Ctrl-C. Ctrl-C is simulated by a callable that raises
 KeyboardInterrupt, and once by a real SIGINT sent to a `nimmt solve` process."""
 import os
 import re
@@ -28,7 +28,7 @@ def error_line(result) -> str:
 
 
 def test_the_statuses_are_the_documented_ones():
-    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 130]
+    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 5, 130]
     help_text = run(["--help"]).stdout
     for status in ExitStatus:
         assert re.search(rf"^ +{int(status)} +\S", help_text, re.MULTILINE), status
@@ -58,6 +58,19 @@ def test_play_input_ended_is_4():
     result = run(["play", "--players", "3", "--seed", "1"], "")
     assert result.exit_code == ExitStatus.INPUT_ENDED
     assert "end of input" in error_line(result)
+
+
+def test_a_batch_with_positions_not_solved_is_5(tmp_path):
+    """Finished, every line in the results file, but not every position solved; resumed
+    with nothing left to do, still 5: the status tells the file's state, not the run's."""
+    out = tmp_path / "out.jsonl"
+    lines = "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8\nnot a position\n"
+    for _ in range(2):
+        result = run(["batch", "solve", "-", "--out", str(out)], lines)
+        assert result.exit_code == ExitStatus.NOT_ALL_SOLVED, result.stderr
+        assert "1 not solved in all (exit status 5)" in result.stderr
+        assert "Traceback" not in result.output
+    assert len(out.read_text().splitlines()) == 2
 
 
 class Interrupting:

@@ -19,10 +19,11 @@ from .. import errors
 
 @dataclass(frozen=True)
 class ResumeState:
-    """What a results file already holds: the input lines done, and whether a torn last line
-    was removed (how many bytes)."""
+    """What a results file already holds: the input lines done (and how many of them are not
+    solved), and whether a torn last line was removed (how many bytes)."""
     done: Set[int]
     torn_bytes: int = 0
+    unsolved: int = 0      # of the lines done, those not solved (status limit or error)
 
 
 def whole_lines(data: bytes) -> int:
@@ -46,6 +47,7 @@ class ResultsFile:
         if keep < len(data):
             self._truncate(keep)
         done: Set[int] = set()
+        unsolved = 0
         for record in self._records(data[:keep], "; give a new --out file"):
             line, position = record["line"], record["position"]
             expected = keys.get(line)
@@ -57,7 +59,8 @@ class ResultsFile:
                 raise errors.NimmtError(f"{self.name} holds the results of another input:"
                                         f" {what}; give a new --out file (or remove this one)")
             done.add(line)
-        return ResumeState(done, len(data) - keep)
+            unsolved += record.get("status") != "solved"
+        return ResumeState(done, len(data) - keep, unsolved)
 
     def read(self) -> Tuple[List[Dict[str, Any]], int]:
         """Every whole result line, as written, and the bytes of a torn last line, left in

@@ -53,15 +53,22 @@ class BatchOptions:
 
 @dataclass
 class BatchSummary:
-    """How a batch went: lines in the input, done before this run, and this run's counts."""
+    """How a batch went: lines in the input, done before this run (and how many of those are
+    not solved), and this run's counts."""
     total: int
     skipped: int = 0
     torn_bytes: int = 0
+    unsolved_before: int = 0
     counts: Dict[str, int] = field(default_factory=lambda: {"solved": 0, "limit": 0, "error": 0})
 
     @property
     def done(self) -> int:
         return self.skipped + sum(self.counts.values())
+
+    @property
+    def unsolved(self) -> int:
+        """The results file's positions not solved (stopped by a limit, or errors)."""
+        return self.unsolved_before + self.counts["limit"] + self.counts["error"]
 
 
 def read_tasks(text: str) -> List[Task]:

@@ -51,6 +51,8 @@ def format_summary(summary: BatchSummary, path: str) -> str:
             f" {counts['error']} error{'s' if counts['error'] != 1 else ''}")
     if summary.skipped:
         line += f" ({summary.skipped} done before)"
+    if summary.unsolved:
+        line += f"; {summary.unsolved} not solved in all (exit status 5)"
     return line
 
 
