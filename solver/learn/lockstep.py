@@ -49,6 +49,14 @@ class Tables:
         out[:, :, :self.players] = values[:, self.order]
         return out.reshape(-1, MAX_SEATS)
 
+    def repeat(self, times: int) -> "Tables":
+        """Each round `times` times over, in order (a copy: playing it leaves these be)."""
+        return Tables(self.players, self.deck, self.turn,
+                      [r for r in self.rows for _ in range(times)],
+                      np.repeat(self.hands, times, axis=0), np.repeat(self.seen, times, axis=0),
+                      np.repeat(self.penalties, times, axis=0),
+                      np.repeat(self.scores, times, axis=0))
+
     def views(self) -> RawViews:
         """Every seat's raw view of every round (P * n, round by round)."""
         n, b = self.players, self.count * self.players

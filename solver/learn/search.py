@@ -20,7 +20,8 @@ For a card decision with more than one card in hand:
    round by the C core (`Leaf.ROLLOUT`), or a playout of the world in which every seat, ours
    too, samples the network's policy on its own view (`Leaf.PLAYOUT`: all the playouts of a
    decision step by step, one batch per turn; slower, and it improves with more worlds
-   where the value head's error does not);
+   where the value head's error does not; with `plan` = K our own card of the first turn
+   played out is chosen against K draws of the others' cards instead of drawn);
 4. the card with the least mean score over the worlds is played (ties: the lower card);
    with `prior` > 0 each card's score first grows by prior * -log(the policy's probability
    of the card), so the search departs from the policy only where it sees a clear gain.
@@ -86,6 +87,8 @@ class NetSearchOptions:
     prior: float = 0.0         # bullheads per nat of -log(policy) added to a card's score
     belief: int = 0            # candidate worlds weighed by the others' past plays (0: off)
     power: float = BELIEF_POWER   # the tempering of belief's likelihood
+    plan: int = 0              # Leaf.PLAYOUT: our first card played out chosen, not drawn,
+                               # against this many draws of the others' (0: drawn)
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
@@ -98,6 +101,8 @@ class NetSearchOptions:
             raise ConfigError(f"prior must be 0..100, got {self.prior}")
         if not (self.belief == 0 or 1 <= self.belief <= MAX_WORLDS):
             raise ConfigError(f"belief must be 0 (off) or 1..{MAX_WORLDS}, got {self.belief}")
+        if not 0 <= self.plan <= 64:
+            raise ConfigError(f"plan must be 0..64, got {self.plan}")
         if not 0 <= self.power <= 1:
             raise ConfigError(f"power must be 0..1, got {self.power}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
@@ -367,7 +372,8 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     elif options.leaf is Leaf.PLAYOUT:
         leaf = playouts(net, view, parent, rollouts, rng, options.depth,
                         models if others_net is not None else None, shared=len(hand),
-                        model_of=np.repeat(model_of, len(hand))).reshape(immediate.shape)
+                        model_of=np.repeat(model_of, len(hand)), plan=options.plan,
+                        prior=options.prior).reshape(immediate.shape)
     totals = immediate + leaf
     means = totals.mean(axis=0)
     spreads = totals.std(axis=0)
@@ -385,7 +391,8 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
              starts: Sequence[Tuple[list, List[List[int]], Sequence[int], Sequence[int]]],
              rng: Random, depth: int = HAND_SIZE,
              others_net: Models = None, shared: int = 1,
-             model_of: Optional[np.ndarray] = None) -> np.ndarray:
+             model_of: Optional[np.ndarray] = None, plan: int = 0,
+             prior: float = 0.0) -> np.ndarray:
     """Our bullheads from each start (the rows, every seat's hand, the turn's cards and
     bullheads, just after our candidate turn) to the end of the round, every seat playing
     the card it samples from the network's policy on its own view (the other seats from
@@ -395,7 +402,12 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     advance together: one batch per turn. Each block of `shared` consecutive playouts (the
     cards of one world) draws with the same uniform numbers, seat by seat and turn by turn:
     common random numbers, so that the differences between the cards are less noisy than
-    the playouts."""
+    the playouts.
+
+    With `plan` = K > 0 our card of the first turn played out is not drawn but chosen: each
+    card of ours is played against K draws of the others' cards (the same K for every card
+    of ours) and played out from there, and the start's value is that of the card with the
+    least mean (plus `prior` times the policy's surprise at it, as at the root)."""
     n, seat, count = view.players, view.seat, len(starts)
     size = len(starts[0][1][seat])
     gen = np.random.default_rng(rng.getrandbits(63))
@@ -409,32 +421,74 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     scores = np.array([view.scores or (0,) * n] * count)
     tables = Tables(n, view.config.deck, view.turn + 1, [r for r, _, _, _ in starts], hands,
                     seen, penalties, scores)
-    ours = np.zeros(count)
-    mine = np.arange(count) * n + seat              # our seat's rows in a batch of every seat
+    models = _models(others_net, net) if others_net is not None else None
+    of = np.zeros(count, dtype=np.int64) if model_of is None else np.asarray(model_of)
+    if plan and size > 1 and depth >= 1:
+        return _planned(tables, net, models, of, seat, depth, gen, shared, plan, prior)
+    return _play_on(tables, net, models, of, seat, depth, gen, shared)
+
+
+def _seat_logits(tables: Tables, net: PolicyNet, models: Optional[List[PolicyNet]],
+                 of: np.ndarray, seat: int) -> np.ndarray:
+    """[count * n, 10]: the logits of every seat's view of every table, ours by `net`, the
+    others' by their table's model (`models[of[i]]`; None: `net` for every seat)."""
+    n, count = tables.players, tables.count
+    encoded = encode(tables.views(), WORLD_COST_SAMPLES)
+    if models is None:
+        return net.forward(encoded)[0]
+    mine = np.arange(count) * n + seat
     theirs = np.ones(count * n, dtype=bool)
     theirs[mine] = False
-    models = _models(others_net, net)
-    of = np.zeros(count, dtype=np.int64) if model_of is None else np.asarray(model_of)
-    by_row = np.repeat(of, n)                      # each row's start's model
-    groups = [np.flatnonzero(theirs & (by_row == m)) for m in range(len(models))]
+    by_row = np.repeat(of, n)                      # each row's table's model
+    logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
+    logits[mine] = net.forward(encoded.subset(mine))[0]
+    for m, model in enumerate(models):
+        rows = np.flatnonzero(theirs & (by_row == m))
+        if len(rows):
+            logits[rows] = model.forward(encoded.subset(rows))[0]
+    return logits
+
+
+def _play_on(tables: Tables, net: PolicyNet, models: Optional[List[PolicyNet]],
+             of: np.ndarray, seat: int, depth: int, gen: np.random.Generator,
+             shared: int) -> np.ndarray:
+    """`playouts` from `tables` as they are: our bullheads to the round's end, or to `depth`
+    turns and the value head."""
+    n, count, size = tables.players, tables.count, tables.size
+    ours = np.zeros(count)
+    mine = np.arange(count) * n + seat              # our seat's rows in a batch of every seat
     for step in range(size):
         if step == depth:
             return ours + net.values(encode(tables.views().subset(mine), WORLD_COST_SAMPLES))
         if tables.size > 1:
-            encoded = encode(tables.views(), WORLD_COST_SAMPLES)
-            if others_net is None:
-                logits = net.forward(encoded)[0]
-            else:
-                logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
-                logits[mine] = net.forward(encoded.subset(mine))[0]
-                for model, rows in zip(models, groups):
-                    logits[rows] = model.forward(encoded.subset(rows))[0]
+            logits = _seat_logits(tables, net, models, of, seat)
             u = np.repeat(gen.random((count // shared, 1, n)), shared, axis=1)
             index = sample_slots(logits, tables.size, gen, u=u.reshape(-1)).reshape(count, n)
         else:
             index = np.zeros((count, n), dtype=np.int64)
         ours += tables.play(index)[:, seat]
     return ours
+
+
+def _planned(tables: Tables, net: PolicyNet, models: Optional[List[PolicyNet]],
+             of: np.ndarray, seat: int, depth: int, gen: np.random.Generator, shared: int,
+             plan: int, prior: float) -> np.ndarray:
+    """`playouts` with our first card chosen (`plan` draws of the others' cards)."""
+    n, count, size = tables.players, tables.count, tables.size
+    logits = _seat_logits(tables, net, models, of, seat).reshape(count, n, HAND_SIZE)
+    u = np.repeat(gen.random((count // shared, 1, plan, n)), shared, axis=1)
+    draws = sample_slots(np.repeat(logits, plan, axis=0).reshape(-1, HAND_SIZE), size, gen,
+                         u=u.reshape(-1)).reshape(count, plan, n)
+    index = np.repeat(draws[:, :, None, :], size, axis=2)     # [start, draw, our card, seat]
+    index[:, :, :, seat] = np.arange(size)
+    expanded = tables.repeat(plan * size)
+    taken = expanded.play(index.reshape(-1, n))[:, seat]
+    rest = _play_on(expanded, net, models, np.repeat(of, plan * size), seat, depth - 1, gen,
+                    size)
+    means = (taken + rest).reshape(count, plan, size).mean(axis=1)
+    surprise = -log_softmax(logits[:, seat, :size])
+    choice = np.argmin(means + prior * surprise, axis=1)
+    return means[np.arange(count), choice]
 
 
 def _models(others: Models, net: PolicyNet) -> List[PolicyNet]:

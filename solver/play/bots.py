@@ -303,16 +303,18 @@ class NetSearchBot(NetBot):
     the card with the least mean bullheads this turn plus the value of the state after it,
     plus `prior` (default 2) bullheads per nat of the policy's surprise at the card (with
     the net-v2 weights the search alone does worse than the policy: measured in
-    docs/search-player.md). A too-low card's row: as for `net` (`rows=greedy|value`)."""
+    docs/search-player.md). With `plan=K` our next card in the playouts is chosen against K
+    draws of the others' instead of drawn (slower: `search.playouts`). A too-low card's
+    row: as for `net` (`rows=greedy|value`)."""
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
                  temperature: float = 1.0, prior: float = 2.0, others: str = "",
-                 belief: int = 0, power: float = BELIEF_POWER):
+                 belief: int = 0, power: float = BELIEF_POWER, plan: int = 0):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
-                                        belief, power)
+                                        belief, power, plan)
         # the others' model: another network's policy (a file, or a shipped name), or
         # several joined by '+' (each world then has one, weighed by the table's play)
         models = tuple(load_cached(name) for name in others.split("+")) if others else ()
@@ -365,9 +367,9 @@ class BeliefBot(NetSearchBot):
                  reward: str = "own", value: str = "playout", depth: int = 2,
                  temperature: float = 1.0, prior: float = 2.0,
                  others: str = "net-v1.npz+net-v3.npz", belief: int = 96,
-                 power: float = BELIEF_POWER):
+                 power: float = BELIEF_POWER, plan: int = 0):
         super().__init__(seed, weights, rows, worlds, reward, value, depth, temperature,
-                         prior, others, belief, power)
+                         prior, others, belief, power, plan)
 
 
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
@@ -398,7 +400,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
                 "depth": int, "temperature": float, "prior": float, "others": str,
-                "belief": int, "power": float},
+                "belief": int, "power": float, "plan": int},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
 OPTION_NAMES = {"exact": "exact_handover"}
