@@ -47,6 +47,7 @@ from .lockstep import Tables, sample_slots
 from .model import PolicyNet
 
 MAX_WORLDS = 4096
+MAX_PLAN = 64          # draws of the others' cards for our planned card (`plan`)
 BELIEF_POWER = 0.5      # the likelihood's tempering in belief_weights
 WORLD_COST_SAMPLES = 32    # draws of the sampled-cost feature in the views of sampled
                            # worlds (past views, the others' draws, playouts): a quarter
@@ -101,8 +102,8 @@ class NetSearchOptions:
             raise ConfigError(f"prior must be 0..100, got {self.prior}")
         if not (self.belief == 0 or 1 <= self.belief <= MAX_WORLDS):
             raise ConfigError(f"belief must be 0 (off) or 1..{MAX_WORLDS}, got {self.belief}")
-        if not 0 <= self.plan <= 64:
-            raise ConfigError(f"plan must be 0..64, got {self.plan}")
+        if not 0 <= self.plan <= MAX_PLAN:
+            raise ConfigError(f"plan must be 0..{MAX_PLAN}, got {self.plan}")
         if not 0 <= self.power <= 1:
             raise ConfigError(f"power must be 0..1, got {self.power}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
