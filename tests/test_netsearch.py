@@ -236,7 +236,10 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:prior=-1", "prior"),
                                         ("nsearch:belief=-2", "belief"),
                                         ("nsearch:rows=cheap", "rows"),
-                                        ("nsearch:plan=65", "plan")])
+                                        ("nsearch:plan=65", "plan"),
+                                        ("nsearch:plan=4", "plan needs value=playout"),
+                                        ("nsearch:depth=2:value=rollout",
+                                         "depth needs value=playout")])
 def test_spec_errors_are_one_line(spec, word):
     with pytest.raises(ConfigError, match=word):
         make_bot(spec)

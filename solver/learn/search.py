@@ -108,6 +108,12 @@ class NetSearchOptions:
             raise ConfigError(f"power must be 0..1, got {self.power}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
+        # both shape the playouts only: elsewhere they would be accepted and do nothing
+        if self.leaf is not Leaf.PLAYOUT:
+            if self.plan:
+                raise ConfigError(f"plan needs value=playout, got value={self.leaf.value}")
+            if self.depth != HAND_SIZE:
+                raise ConfigError(f"depth needs value=playout, got value={self.leaf.value}")
 
 
 def sample_worlds(view: PlayerView, worlds: int, rng: Random) -> List[Hands]:
