@@ -35,8 +35,8 @@ def curve(run: str, epochs: List[int], players: int, base: str, rounds: int,
             tasks = [(players, bot, base, i, None if known is None else known[i])
                      for i in range(rounds)]
             played = pool.map(paired_round, tasks, chunksize=1)
-            known = [b for _, b, _, _, _ in played]
-            line = summary([(c, b) for c, b, _, _, _ in played])
+            known = [r.base for r in played]
+            line = summary([(r.candidate, r.base) for r in played])
             line["epoch"] = epoch
             lines.append(line)
             print(f"epoch {epoch:>3}: {line['candidate']:.2f} against {line['base']:.2f},"

@@ -19,7 +19,8 @@ Prints the candidate's and the baseline's mean bullheads per round in the candid
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
 the candidate's mean time per card decision (its own rounds, decisions with one card left
 included), in wall-clock time and in CPU time (the process's; set OPENBLAS_NUM_THREADS=1 for
-a bot that uses the network, else BLAS threads add to it). Progress (rounds done, the
+a bot that uses the network, else BLAS threads add to it), and the same for its row choices
+(a too-low card's row), timed apart. Progress (rounds done, the
 difference so far) goes to standard error, twenty times a run.
 """
 import argparse
@@ -29,6 +30,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
 from benchmarks._common import machine_line
@@ -40,31 +42,58 @@ from solver.play.runner import play_round
 from solver.stats import mean_ci95
 
 
+@dataclass
+class Clock:
+    """The time of one kind of decision: wall-clock and CPU seconds (the CPU time is what
+    a busy machine does not inflate), and how many."""
+    seconds: float = 0.0
+    cpu: float = 0.0
+    count: int = 0
+
+    def add(self, other: "Clock") -> None:
+        self.seconds += other.seconds
+        self.cpu += other.cpu
+        self.count += other.count
+
+    def timed(self, decide, *args):
+        start, cpu = time.perf_counter(), time.process_time()
+        answer = decide(*args)
+        self.seconds += time.perf_counter() - start
+        self.cpu += time.process_time() - cpu
+        self.count += 1
+        return answer
+
+    def per_decision(self) -> str:
+        n = max(1, self.count)
+        return f"{1000 * self.seconds / n:.2f} ms ({1000 * self.cpu / n:.2f} ms of CPU)"
+
+
 class Timed(Player):
-    """A bot whose card decisions are timed (its row choices are not)."""
+    """A bot whose card decisions and row choices are timed, apart."""
 
     def __init__(self, bot: Player):
         self.bot, self.name = bot, bot.name
-        self.seconds, self.cpu, self.decisions = 0.0, 0.0, 0
+        self.cards, self.rows = Clock(), Clock()
 
     def choose_card(self, view: PlayerView) -> int:
-        start, cpu = time.perf_counter(), time.process_time()
-        card = self.bot.choose_card(view)
-        self.seconds += time.perf_counter() - start
-        self.cpu += time.process_time() - cpu
-        self.decisions += 1
-        return card
+        return self.cards.timed(self.bot.choose_card, view)
 
     def choose_row(self, view: PlayerView, card: int) -> int:
-        return self.bot.choose_row(view, card)
+        return self.rows.timed(self.bot.choose_row, view, card)
 
 
-def paired_round(task: Tuple[int, str, str, int, Optional[int]]
-                 ) -> Tuple[int, int, float, int, float]:
+@dataclass
+class PairedRound:
+    candidate: int      # the seat's bullheads with the candidate in it
+    base: int           # ... with the baseline in it
+    cards: Clock        # the candidate's card decisions
+    rows: Clock         # ... and row choices
+
+
+def paired_round(task: Tuple[int, str, str, int, Optional[int]]) -> PairedRound:
     """Deal `index` played with `bot` in one seat and `base` elsewhere, then with `base`
     everywhere (unless `known`, the seat's bullheads in that round from an earlier run, is
-    given): the seat's bullheads in each, the candidate's seconds and decisions, and its
-    CPU seconds (the time a busy machine does not inflate)."""
+    given): the seat's bullheads in each and the candidate's times."""
     players, bot, base, index, known = task
     config = GameConfig(players=players)
     start = deal(config, random.Random(f"deal{index}"))
@@ -80,7 +109,7 @@ def paired_round(task: Tuple[int, str, str, int, Optional[int]]
         taken.append(result.penalties[seat])
     if known is not None:
         taken.append(known)
-    return taken[0], taken[1], timed.seconds, timed.decisions, timed.cpu
+    return PairedRound(taken[0], taken[1], timed.cards, timed.rows)
 
 
 def summary(results: List[Tuple[int, int]]) -> dict:
@@ -148,13 +177,14 @@ def main(argv=None) -> None:
         for t in pool.imap(paired_round, tasks, chunksize=1):    # in order, as they end
             timed.append(t)
             if len(timed) % every == 0 and len(timed) < args.rounds:
-                so_far = statistics.mean(c - b for c, b, _, _, _ in timed)
+                so_far = statistics.mean(t.candidate - t.base for t in timed)
                 print(f"{len(timed)}/{args.rounds} rounds, difference so far {so_far:+.2f}",
                       file=sys.stderr, flush=True)
-    results = [(c, b) for c, b, _, _, _ in timed]
-    decisions = max(1, sum(t[3] for t in timed))
-    ms = 1000 * sum(t[2] for t in timed) / decisions
-    cpu_ms = 1000 * sum(t[4] for t in timed) / decisions
+    results = [(t.candidate, t.base) for t in timed]
+    cards, rows = Clock(), Clock()
+    for t in timed:
+        cards.add(t.cards)
+        rows.add(t.rows)
     if args.rounds_json:
         with open(args.rounds_json, "w") as out:
             json.dump(results, out)
@@ -163,7 +193,8 @@ def main(argv=None) -> None:
     print(f"{args.bot} against {args.base}, {args.players} players, {s['rounds']} paired rounds:"
           f" {s['candidate']:.2f} bullheads per round against {s['base']:.2f};"
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
-          f" {ms:.2f} ms per card decision ({cpu_ms:.2f} ms of CPU)")
+          f" {cards.per_decision()} per card decision; {rows.count} row choices,"
+          f" {rows.per_decision()} each")
     compare(parser, results, args.compare, first)
 
 

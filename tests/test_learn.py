@@ -3,6 +3,7 @@ weights, the `net` bot, the training data and a tiny training run (with PyTorch 
 import json
 import os
 import random
+import re
 
 import numpy as np
 import pytest
@@ -505,6 +506,9 @@ def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     assert json.loads(part.read_text()) == json.loads(whole.read_text())[2:]
     printed = capsys.readouterr()
     assert "round by round: +0.00 ± 0.00 (2 rounds)" in printed.out
+    # the candidate's card decisions and row choices are timed apart
+    assert re.search(r"ms of CPU\) per card decision; \d+ row choices, [\d.]+ ms \([\d.]+ ms"
+                     r" of CPU\) each", printed.out)
     # progress goes to standard error, rounds done and the difference so far
     rounds = json.loads(whole.read_text())
     so_far = sum(c - b for c, b in rounds[:1])
