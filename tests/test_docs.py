@@ -4,7 +4,11 @@ pages of docs/) is run.
 - A ```console block holds commands (`$ ` lines, run by bash from the repository root, with
   `nimmt` the command of this source tree) each followed by the output it prints, stdout
   and stderr together. An expected line ending in `# timing` stands for any one line (a
-  time, which no run repeats). Trailing spaces do not count.
+  time, which no run repeats). Trailing spaces do not count. A decimal number may differ
+  from the shown one by a unit of its last digit or by 1e-5 of its size (at least 1e-5),
+  whichever is more: the network bots' sums run in the linear algebra library, whose
+  kernels (picked by the CPU) round differently from machine to machine; everything else
+  on the line must be the same.
 - A ```python block with `>>> ` prompts is a doctest (ELLIPSIS and NORMALIZE_WHITESPACE on).
 - Other blocks (```sh, ```json, ```text) are shown, not run.
 
@@ -96,6 +100,23 @@ def run(command: str) -> List[str]:
     return done.stdout.rstrip("\n").split("\n") if done.stdout.strip() else []
 
 
+DECIMAL = re.compile(r"-?\d+\.(\d+)")
+
+
+def same_line(want: str, got: str) -> bool:
+    """Equal, or equal but for decimals within the tolerance of the module's docstring."""
+    if want == got:
+        return True
+    if DECIMAL.sub("#", want) != DECIMAL.sub("#", got):
+        return False
+    for shown, printed in zip(DECIMAL.finditer(want), DECIMAL.finditer(got)):
+        places = max(len(shown.group(1)), len(printed.group(1)))
+        a, b = float(shown.group(0)), float(printed.group(0))
+        if abs(a - b) > max(1.01 * 10.0 ** -places, 1e-5 * max(1.0, abs(a))):
+            return False
+    return True
+
+
 def differences(expected: List[str], actual: List[str]) -> List[str]:
     """What differs between the shown and the printed lines (empty: they agree)."""
     problems = []
@@ -104,7 +125,7 @@ def differences(expected: List[str], actual: List[str]) -> List[str]:
     for k, (want, got) in enumerate(zip(expected, actual)):
         if want.rstrip().endswith(TIMING):
             continue
-        if want.rstrip() != got.rstrip():
+        if not same_line(want.rstrip(), got.rstrip()):
             problems.append(f"line {k + 1}: shown {want.rstrip()!r}, printed {got.rstrip()!r}")
     return problems
 
@@ -152,6 +173,19 @@ def test_an_edited_output_fails():
     edited[k] = edited[k][:-1] + ("X" if edited[k][-1] != "X" else "Y")
     assert differences(edited, actual)
     assert differences(example.expected + ["one more line"], actual)
+
+
+def test_decimals_may_differ_only_in_their_last_digit():
+    assert same_line('"score": 10.563004, "n": 12', '"score": 10.563006, "n": 12')
+    assert same_line('"p": 0.225650', '"p": 0.22565')
+    assert same_line('"score": 23.658805', '"score": 23.658802')
+    assert same_line('0.41', '0.42')
+    assert not same_line('0.41', '0.43')
+    assert not same_line('"score": 10.563004', '"score": 10.563204')
+    assert not same_line('"p": 0.1', '"p": 0.123456')
+    assert not same_line('"n": 12', '"n": 13')
+    assert not same_line('"card": 21, "s": 1.5', '"card": 24, "s": 1.5')
+    assert not same_line('play 21 (p 0.41)', 'play 21 (p 0.41, worlds 4)')
 
 
 def test_an_edited_python_output_fails(monkeypatch):
