@@ -30,7 +30,6 @@ cdef inline int bullheads(int card) noexcept nogil:
         return NIMMT_BULLHEADS[card]
     return 0
 
-
 cdef inline int row_end(const Row* row) noexcept nogil:
     return row.cards[row.length - 1]
 
