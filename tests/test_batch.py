@@ -202,6 +202,11 @@ def test_a_changed_input_is_refused(tmp_path):
     assert_input_error(run(["batch", "solve", str(source), "--out", str(not_results)]),
                        "not a batch results file")
     assert out.read_bytes() == before and not_results.read_text() == "my notes\n"
+    nested = tmp_path / "nested.jsonl"          # JSON nested too deep for Python's parser
+    nested.write_text("[" * 100_000 + "\n")
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(nested)]),
+                       "not a batch results file", "its line 1")
+    assert nested.read_text() == "[" * 100_000 + "\n"
 
 
 @pytest.mark.parametrize("args, words", [

@@ -86,7 +86,7 @@ class ResultsFile:
         for number, raw in enumerate(data.splitlines(), 1):
             try:
                 record = json.loads(raw.decode("utf-8"))
-            except (UnicodeError, ValueError):
+            except (UnicodeError, ValueError, RecursionError):     # nested too deep: no result
                 record = None
             if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
                     and isinstance(record.get("position"), str)):
