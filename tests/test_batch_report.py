@@ -180,6 +180,11 @@ def test_the_json_has_its_keys_in_order(tmp_path):
     ('{"line": 1, "position": "x", "status": "done"}\n', ["input line 1", "unknown status"]),
     (json.dumps(dict(LINES[0], value="1.5")) + "\n", ["value is not a number", "'1.5'"]),
     (json.dumps(dict(LINES[0], value=float("nan"))) + "\n", ["value is not a number"]),
+    (json.dumps(dict(LINES[0], value=10 ** 400)) + "\n", ["value is not a number"]),
+    (json.dumps(dict(LINES[0], seconds=10 ** 400)) + "\n", ["seconds is not a number"]),
+    (json.dumps(dict(LINES[0], value=1e300)) + "\n" + json.dumps(dict(LINES[1], value=-1e300))
+     + "\n", ["value 1e+300 is more bullheads than the deck holds"]),
+    (json.dumps(dict(LINES[0], value=39.0)) + "\n", ["more bullheads than the deck holds (38)"]),
     (json.dumps(dict(LINES[0], position="24; 1")) + "\n", ["its position is not one"]),
     (json.dumps(dict(LINES[0], strategies=[[]])) + "\n", ["strategies are not two lists"]),
     (json.dumps(dict(LINES[0], row_choices=[{"row": 1}])) + "\n", ["probability is not"]),

@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import errors
 from ..core.position import Position
+from ..core.rules import bullheads
 from ..stats import mean_ci95, share_ci95
 from .results import ResultsFile
 
@@ -149,11 +150,12 @@ def build_report(records: Sequence[Dict[str, Any]], torn_bytes: int = 0,
         counts[status] += 1
         if status == "error":
             continue
-        cards = hand_size(record["position"], where)
+        position = read_position(record["position"], where)
+        cards = position.hand_size
         if status == "limit":
             limits[cards] = limits.get(cards, 0) + 1
             continue
-        values.append(number(record.get("value"), f"{where}: value"))
+        values.append(value_of(record.get("value"), position.deck, where))
         sizes = support_sizes(record.get("strategies"), where)
         supports[sizes] = supports.get(sizes, 0) + 1
         seconds.setdefault(cards, []).append(number(record.get("seconds"), f"{where}: seconds"))
@@ -219,14 +221,30 @@ def summarize_choices(positions: Sequence[List[Dict[str, Any]]]) -> RowChoices:
 
 # reading a line's fields ------------------------------------------------------------------
 def number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    try:
+        finite = (not isinstance(value, bool) and isinstance(value, (int, float))
+                  and math.isfinite(value))
+    except OverflowError:            # an integer beyond a float's range
+        finite = False
+    if not finite:
         raise errors.NimmtError(f"{what} is not a number: {errors.quote(value)}")
     return float(value)
 
 
-def hand_size(text: str, where: str) -> int:
+def value_of(value: Any, deck: int, where: str) -> float:
+    """A solved line's value: a number no larger than the bullheads of the whole deck (a
+    round's value is a difference of bullheads taken; a value beyond them is no value)."""
+    value = number(value, f"{where}: value")
+    most = sum(bullheads(card) for card in range(1, deck + 1))
+    if abs(value) > most:
+        raise errors.NimmtError(f"{where}: value {errors.quote(value)} is more bullheads than"
+                                f" the deck holds ({most})")
+    return value
+
+
+def read_position(text: str, where: str) -> Position:
     try:
-        return Position.from_text(text).hand_size
+        return Position.from_text(text)
     except errors.NimmtError as exc:
         raise errors.NimmtError(f"{where}: its position is not one: {exc}") from None
 
