@@ -292,8 +292,12 @@ class TerminalPlayer(Player):
             answer = line.strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise GameQuit()
-            if answer.lstrip("-").isdigit() and valid(int(answer)):
-                return int(answer)
+            try:       # int() refuses digits such as '²' and more than 4,300 of them
+                number = int(answer) if answer.lstrip("-").isdigit() else None
+            except ValueError:
+                number = None
+            if number is not None and valid(number):
+                return number
             click.echo(f"  {answer!r} is not possible: {hint} (or quit)")
 
     @staticmethod

@@ -342,6 +342,13 @@ def test_play_end_of_input_is_a_clean_error():
     assert "Traceback" not in out.output
 
 
+def test_play_asks_again_after_answers_int_cannot_read():
+    # '²' is a digit to str.isdigit but not to int(), nor are 5,000 digits
+    out = run(["play", "--players", "2", "--seed", "1"], "²\n" + "5" * 5000 + "\nquit\n")
+    assert out.exit_code == 0, out.stderr
+    assert out.stdout.count("is not possible") == 2 and "game abandoned" in out.stdout
+
+
 def test_play_quit():
     out = run(["play", "--players", "2", "--seed", "1"], "quit\n")
     assert out.exit_code == 0 and "game abandoned" in out.stdout
