@@ -400,6 +400,12 @@ def test_train_commands_refuse_bad_input(tmp_path):
                                         "--players", "4,12"]))
     assert "unknown bot" in error_line(run(["train", "generate", "--out", str(tmp_path),
                                             "--teacher", "nobody"]))
+    for weights in ("nan,1", "inf,1", "1e400,1", "1e308,1e308"):    # before any file is made
+        for command in ("generate", "selfplay"):
+            out = tmp_path / f"{command}-{weights}"
+            assert "finite weight" in error_line(run(["train", command, "--out", str(out),
+                                                      "--players", "3,4", "--weights", weights]))
+            assert not out.exists()
     assert "no such folder" in error_line(run(["train", "fit", "--data",
                                                str(tmp_path / "none"), "--out", str(tmp_path)]))
     assert "no training chunks" in error_line(run(["train", "fit", "--data", str(tmp_path),

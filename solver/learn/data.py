@@ -9,6 +9,7 @@ generation resumes where it stopped and gives the same files. `config.json` in t
 keeps the settings: a folder made with other settings is refused.
 """
 import json
+import math
 import os
 import random
 from dataclasses import asdict, dataclass
@@ -37,8 +38,9 @@ def check_rounds(rounds: int, chunk_rounds: int, players: Tuple[int, ...],
         raise ConfigError("rounds and chunk size must be at least 1")
     if not players or any(not 2 <= p <= MAX_SEATS for p in players):
         raise ConfigError("players must be seat counts 2..10")
-    if len(weights) != len(players) or any(w < 0 for w in weights) or sum(weights) <= 0:
-        raise ConfigError("one weight >= 0 per seat count, not all 0")
+    if (len(weights) != len(players) or not all(0 <= w < math.inf for w in weights)
+            or not 0 < sum(weights) < math.inf):          # nan and inf fail too
+        raise ConfigError("one finite weight >= 0 per seat count, not all 0")
 
 
 @dataclass(frozen=True)
