@@ -136,6 +136,8 @@ def test_bot_specs_with_options():
     assert parse_bot_spec("mcts:iterations=200:exact=0") == (
         "mcts", {"iterations": 200, "exact_handover": False})
     assert parse_bot_spec("mcts:seconds=0.5")[1] == {"seconds": 0.5}
+    assert parse_bot_spec("mcts:exact=on")[1] == {"exact_handover": True}
+    assert parse_bot_spec("mcts:exact=False")[1] == {"exact_handover": False}
     bot = make_bot("mcts:iterations=200", 1)
     assert bot.name == "mcts:iterations=200" and bot.budget.iterations == 200
     for bad in ("greedy:depth=2", "mcts:iterations", "mcts:iterations=lots", "mcts:speed=1"):

@@ -209,6 +209,8 @@ def test_usage_errors_are_one_line_and_status_2(args, word):
     ("mcts:c=inf", ["c must", "got inf"]),
     ("mcts:exact_max_cards=-1", ["exact_max_cards", "got -1"]),
     ("mcts:exact_max_cards=11", ["exact_max_cards", "got 11"]),
+    ("mcts:exact=2", ["bad value '2' for option 'exact'"]),
+    ("mcts:exact=abc", ["bad value 'abc' for option 'exact'"]),
 ])
 def test_bad_search_player_options_are_refused_in_one_line(spec, words):
     args = ["tournament", "-n", "2", "--bots", f"{spec},random", "--games", "1"]

@@ -391,11 +391,21 @@ BOTS: Dict[str, Callable[..., Player]] = {
     "belief": BeliefBot,
 }
 
+
+def _switch(value: str) -> bool:
+    """An on/off option's value: 1, true, yes, on or 0, false, no, off (a ValueError else)."""
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    if value.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(value)
+
+
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
 OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "mcts": {"iterations": int, "seconds": float, "jobs": int, "c": float, "policy": str,
              "selection": str, "reward": str, "gamma": float,
-             "exact": lambda v: v.lower() not in ("0", "false", "no", "off"),
+             "exact": _switch,
              "exact_max_cards": int, "opponents": str},
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
