@@ -35,6 +35,8 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
 
 def check_writable(path: str) -> None:
     """Refuse an output file that cannot be written before a long solve, not after."""
+    if not path:
+        raise errors.NimmtError("cannot write '': an output file needs a name")
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"

@@ -151,6 +151,13 @@ def test_progress_file_commands(tmp_path):
         ["solve", SEVEN, "--progress-file", str(tmp_path / "none" / "work.npz")]))
 
 
+def test_an_empty_progress_file_name_is_refused(tmp_path):
+    # an empty name was taken as no progress file: the work was silently not kept
+    for command in ("solve", "best"):
+        assert "needs a name" in error_line(run(
+            [command, "positions/03_three_cards_mixed.json", "--progress-file", ""]))
+
+
 def test_resume_benchmark(capsys):
     from benchmarks.bench_resume import main
     main(["--sizes", "7", "--count", "1", "--stops", "0.5"])
