@@ -98,7 +98,8 @@ class NimmtGroup(click.Group):
 
 
 def _usage_message(exc: click.ClickException) -> str:
-    message = exc.format_message()
+    # a value quoted whole could be any size: each word cut, as errors.quote cuts a value
+    message = " ".join(errors.cut(word) for word in exc.format_message().split(" "))
     ctx = getattr(exc, "ctx", None)
     if isinstance(exc, click.UsageError) and ctx is not None:
         message += f" (see '{ctx.command_path} --help')"

@@ -79,6 +79,12 @@ def test_a_huge_bot_name_is_quoted_short():
     assert_input_error(run(["tournament", "-n", "2", "--bots", "x" * 10_000]), "bot 'xxxx")
 
 
+def test_a_huge_option_value_is_quoted_short():
+    # the usage errors quote the value given: cut, not 10,000 characters on one line
+    assert_input_error(run(["deal", "-n", "x" * 10_000]), "'--players'", "'xxxx")
+    assert_input_error(run(["deal", "-n", "2", "--seed", "9" * 5000]), "'--seed'", "'9999")
+
+
 NUMBER_5000 = "9" * 5000        # more digits than Python reads (4300)
 
 
