@@ -967,6 +967,9 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     if scheduler is not None and jobs is not None:
         raise errors.NimmtError("--jobs sets local workers: with --scheduler the cluster's"
                                 " workers solve")
+    if out == "-":
+        raise errors.NimmtError("--out - : the results must go to a file (a stopped batch"
+                                " resumes from it), not to stdout")
     jobs = jobs or 1
     tasks = read_tasks(read_source(positions, "positions, one a line"))
     results = ResultsFile(out)

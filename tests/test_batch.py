@@ -215,6 +215,7 @@ def test_a_changed_input_is_refused(tmp_path):
     (["batch", "solve", "-", "--out", "x.jsonl", "--jobs", "0"], ["0"]),
     (["batch", "solve", "-", "--out", "x.jsonl", "--time-limit", "nan"], ["nan"]),
     (["batch", "solve", "-", "--out", "/no/such/dir/x.jsonl"], ["/no/such/dir"]),
+    (["batch", "solve", "-", "--out", "-"], ["--out -", "not to stdout"]),   # no file '-'
 ])
 def test_batch_refuses_a_bad_command_line(args, words):
     assert_input_error(run(args, stdin="24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8\n"), *words)
