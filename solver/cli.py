@@ -973,49 +973,53 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     jobs = jobs or 1
     tasks = read_tasks(read_source(positions, "positions, one a line"))
     results = ResultsFile(out)
-    state = results.resume({task.line: task.key for task in tasks})
-    results.check_writable()
-    todo = [task for task in tasks if task.line not in state.done]
-    summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),
-                           torn_bytes=state.torn_bytes, unsolved_before=state.unsolved)
-    say = lambda line: line and click.echo(line, err=True)
-    say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
-    sizes = {task.position.hand_size for task in todo if task.position is not None}
-    client = None
-    if scheduler is not None:
-        from .batch.cluster import cluster_tables, connect
-        client = connect(scheduler)
+    results.lock()
     try:
-        if client is not None:
-            tables = cluster_tables(client, sizes, tt_mb)
-        else:
-            solvable = sum(1 for task in todo if task.position is not None)
-            tables = plan_tables(max(1, min(jobs, solvable)), sizes, tt_mb, available_mb())
-        if sizes:
-            say(format_tables(tables, scheduler))
-            say(None if client is not None else format_jobs_note(jobs))
-        options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables,
-                               row_choices)
-        progress = BatchProgress(summary.total, summary.skipped)
-        progress(summary.done)
-        on_result = lambda _, s: progress(s.done, s.counts["error"])
+        state = results.resume({task.line: task.key for task in tasks})
+        results.check_writable()
+        todo = [task for task in tasks if task.line not in state.done]
+        summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),
+                               torn_bytes=state.torn_bytes, unsolved_before=state.unsolved)
+        say = lambda line: line and click.echo(line, err=True)
+        say(format_resume(summary.skipped, summary.total, state.torn_bytes, out))
+        sizes = {task.position.hand_size for task in todo if task.position is not None}
+        client = None
+        if scheduler is not None:
+            from .batch.cluster import cluster_tables, connect
+            client = connect(scheduler)
         try:
             if client is not None:
-                from .batch.cluster import run_on_cluster
-                run_on_cluster(client, todo, results, options, on_result, summary)
+                tables = cluster_tables(client, sizes, tt_mb)
             else:
-                run_batch(todo, results, options, jobs, summary=summary, on_result=on_result)
-        except KeyboardInterrupt:
-            progress.close()
-            say(format_interrupted(summary, out))
-            raise
+                solvable = sum(1 for task in todo if task.position is not None)
+                tables = plan_tables(max(1, min(jobs, solvable)), sizes, tt_mb, available_mb())
+            if sizes:
+                say(format_tables(tables, scheduler))
+                say(None if client is not None else format_jobs_note(jobs))
+            options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables,
+                                   row_choices)
+            progress = BatchProgress(summary.total, summary.skipped)
+            progress(summary.done)
+            on_result = lambda _, s: progress(s.done, s.counts["error"])
+            try:
+                if client is not None:
+                    from .batch.cluster import run_on_cluster
+                    run_on_cluster(client, todo, results, options, on_result, summary)
+                else:
+                    run_batch(todo, results, options, jobs, summary=summary, on_result=on_result)
+            except KeyboardInterrupt:
+                progress.close()
+                say(format_interrupted(summary, out))
+                raise
+            finally:
+                progress.close()
         finally:
-            progress.close()
+            if client is not None:
+                client.close()
+        say(format_summary(summary, out))
+        return ExitStatus.NOT_ALL_SOLVED if summary.unsolved else ExitStatus.OK
     finally:
-        if client is not None:
-            client.close()
-    say(format_summary(summary, out))
-    return ExitStatus.NOT_ALL_SOLVED if summary.unsolved else ExitStatus.OK
+        results.unlock()
 
 
 @batch.command("report")

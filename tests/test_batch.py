@@ -171,6 +171,43 @@ def test_resume_skips_the_lines_done(tmp_path):
     assert "0 solved" in again.stderr and essentials(read_results(out)) == essentials(full)
 
 
+def test_an_error_of_the_machine_is_solved_again_on_resuming(tmp_path):
+    """Out of memory or lost workers: the position is not at fault, so a resumed run solves
+    it again, and the report reads the new result in place of the error."""
+    source = write_input(tmp_path, deal_lines(4, 15))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    full = read_results(out)
+    failed = dict(full[1], status="error", value=None, error="out of memory", retry=True)
+    for key in ("strategies", "stats"):
+        failed.pop(key, None)
+    out.write_text("".join(json.dumps(r) + "\n" for r in [full[0], failed, full[2]]))
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert "2 of 4 positions already" in result.stderr and "2 solved" in result.stderr
+    assert len(read_results(out)) == 5
+    report = run(["batch", "report", str(out), "--json"])
+    assert report.exit_code == 0, report.stderr
+    counts = json.loads(report.stdout)
+    assert (counts["results"], counts["solved"], counts["error"]) == (4, 4, 0)
+
+
+def test_two_runs_on_one_results_file_are_refused(tmp_path):
+    from solver.batch.results import ResultsFile
+    source = write_input(tmp_path, deal_lines(2, 16))
+    out = tmp_path / "out.jsonl"
+    holder = ResultsFile(str(out))
+    holder.lock()
+    try:
+        assert_input_error(run(["batch", "solve", str(source), "--out", str(out)]),
+                           "another run", "--out")
+        assert out.read_bytes() == b""
+    finally:
+        holder.unlock()
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+
+
 def test_a_torn_last_line_is_repaired(tmp_path):
     source = write_input(tmp_path, deal_lines(6, 13))
     out = tmp_path / "out.jsonl"

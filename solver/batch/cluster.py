@@ -82,7 +82,8 @@ def run_on_cluster(client, tasks: List[Task], results: ResultsFile, options: Bat
                 record = future.result()
             except Exception as exc:        # a worker lost, or an error inside Dask
                 record = error_record(task, "the cluster failed on this position: "
-                                            + (" ".join(str(exc).split()) or type(exc).__name__))
+                                            + (" ".join(str(exc).split()) or type(exc).__name__),
+                                      retry=True)
             write(record)
     except BaseException:
         client.cancel(list(futures))

@@ -4,17 +4,41 @@ Each line is written by one `os.write`, then flushed to disk (`os.fsync`), with 
 back meanwhile: a kill can leave a part of a line only at the very end of the file. Opening
 the file to resume removes such a torn last line (a last line without its newline), then
 reads which input lines are done, keyed by their line number and their position: a file
-written for another input is refused, never mixed with the new results. `read` reads the
-lines back for a report, leaving a torn last line in place.
+written for another input is refused, never mixed with the new results. An error marked
+`retry` (the machine failed, not the position: out of memory, workers lost) does not make
+its line done: the resumed run solves it again and appends the new result, which stands in
+place of the old one when `read` reads the lines back for a report (leaving a torn last
+line in place). One run at a time writes a file: `lock` refuses a second.
 """
 import json
 import os
+try:
+    import fcntl
+except ImportError:          # Windows: no advisory locks, and no check for a second run
+    fcntl = None
 import signal
 import threading
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
+
+_HELD: Set[int] = set()      # this process's lock descriptors (ResultsFile.lock)
+
+
+def _drop_held_locks() -> None:
+    """In a child forked from a run (a worker), close the run's lock descriptors: the lock
+    is the run's, and a worker left behind by a killed run must not keep it."""
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_held_locks)
 
 
 @dataclass(frozen=True)
@@ -38,6 +62,32 @@ class ResultsFile:
     def __init__(self, path: str):
         self.path = path
         self.name = errors.quote(path, errors.SHORT_PATH)
+        self._lock_fd = None
+
+    def lock(self) -> None:
+        """Hold the file for this process (created if missing) until `unlock` or the
+        process ends; refuse it when another run holds it: two runs would solve every
+        position twice and write each result twice."""
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise errors.NimmtError(f"{self.name} is being written by another run of"
+                                        " 'nimmt batch solve': wait for it to end, or give"
+                                        " another --out") from None
+        self._lock_fd = fd
+        _HELD.add(fd)
+
+    def unlock(self) -> None:
+        if self._lock_fd is not None:
+            _HELD.discard(self._lock_fd)
+            os.close(self._lock_fd)        # closing releases the lock
+            self._lock_fd = None
 
     def resume(self, keys: Mapping[int, str]) -> ResumeState:
         """Repair a torn last line and return the lines done; refuse a file that is not a
@@ -58,17 +108,23 @@ class ResultsFile:
                         f" {errors.quote(position, 40)}")
                 raise errors.NimmtError(f"{self.name} holds the results of another input:"
                                         f" {what}; give a new --out file (or remove this one)")
+            if record.get("retry") is True:
+                continue            # the machine failed there: solved again on resuming
             done.add(line)
             unsolved += record.get("status") != "solved"
         return ResumeState(done, len(data) - keep, unsolved)
 
     def read(self) -> Tuple[List[Dict[str, Any]], int]:
-        """Every whole result line, as written, and the bytes of a torn last line, left in
-        place (reading never changes the file); refuse a file that is missing or is not a
-        batch's results."""
+        """The last whole result line of each input line (a line solved again after an error
+        marked `retry` stands in place of it), as written, and the bytes of a torn last
+        line, left in place (reading never changes the file); refuse a file that is missing
+        or is not a batch's results."""
         data = self._read(missing_ok=False)
         keep = whole_lines(data)
-        return self._records(data[:keep]), len(data) - keep
+        last: Dict[int, Dict[str, Any]] = {}
+        for record in self._records(data[:keep]):
+            last[record["line"]] = record
+        return list(last.values()), len(data) - keep
 
     def _read(self, missing_ok: bool) -> bytes:
         try:

@@ -128,7 +128,7 @@ def solve_task(task: Task, options: BatchOptions, worker: int,
     except (errors.NimmtError, ValueError) as exc:
         record.update(status="error", value=None, error=one_line(str(exc)))
     except MemoryError as exc:
-        record.update(status="error", value=None,
+        record.update(status="error", value=None, retry=True,
                       error=f"out of memory: {exc}" if str(exc) else "out of memory")
     else:
         data = solution.to_dict()
@@ -150,9 +150,15 @@ def row_choice_record(probability: float, choice: RowChoice) -> Dict[str, Any]:
             "cheapest_row_costs_more": choice.cheapest_row_costs_more}
 
 
-def error_record(task: Task, message: str, worker: Optional[int] = None) -> Dict[str, Any]:
-    return {"line": task.line, "position": task.key, "status": "error", "value": None,
-            "error": message, "seconds": 0.0, "worker": worker}
+def error_record(task: Task, message: str, worker: Optional[int] = None,
+                 retry: bool = False) -> Dict[str, Any]:
+    """An error line; `retry`: the failure was the machine's, not the position's (out of
+    memory, workers lost), so a run resumed on the same file solves the position again."""
+    record = {"line": task.line, "position": task.key, "status": "error", "value": None,
+              "error": message, "seconds": 0.0, "worker": worker}
+    if retry:
+        record["retry"] = True
+    return record
 
 
 # worker processes --------------------------------------------------------------------------
@@ -284,7 +290,8 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
                     else:
                         write(error_record(task, f"{MAX_DEATHS} worker processes ended"
                                                  f" unexpectedly on this position (the last"
-                                                 f" with exit status {code})", worker.number))
+                                                 f" with exit status {code})", worker.number,
+                                             retry=True))
                     worker.stop()
                     worker = workers[k] = _Worker(context, worker.number, options)
                 else:
