@@ -16,12 +16,11 @@ try:
     import fcntl
 except ImportError:          # Windows: no advisory locks, and no check for a second run
     fcntl = None
-import signal
-import threading
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
+from ..files import interrupts_held
 
 _HELD: Set[int] = set()      # this process's lock descriptors (ResultsFile.lock)
 
@@ -171,21 +170,15 @@ class ResultsFile:
         self.append_bytes(text.encode("utf-8"))
 
     def append_bytes(self, data: bytes) -> None:
-        main = (threading.current_thread() is threading.main_thread()
-                and hasattr(signal, "pthread_sigmask"))          # not on Windows
-        if main:         # Ctrl-C waits until the line is whole and on disk
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            with interrupts_held():     # Ctrl-C waits until the line is whole and on disk
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
         except OSError as exc:
             raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
-        finally:
-            if main:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
