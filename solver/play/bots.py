@@ -27,6 +27,7 @@ their card's strategy (`card_strategy`); `sampler`'s comes from its random draws
 """
 import math
 import random
+import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -401,16 +402,32 @@ def _switch(value: str) -> bool:
     raise ValueError(value)
 
 
+def _integer(value: str) -> int:
+    """An integer option: ASCII digits, maybe a sign (int() also reads 1_0 or other
+    scripts' digits). A ValueError else."""
+    if not re.fullmatch(r"[+-]?[0-9]+", value):
+        raise ValueError(value)
+    return int(value)
+
+
+def _number(value: str) -> float:
+    """A decimal option (1, 0.5, 2e-3; nan and inf too, for the option's own range check to
+    refuse by name); not 1_0 or other scripts' digits. A ValueError else."""
+    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(nan|inf)",
+                        value, re.IGNORECASE):
+        raise ValueError(value)
+    return float(value)
+
+
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
 OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
-    "mcts": {"iterations": int, "seconds": float, "jobs": int, "c": float, "policy": str,
-             "selection": str, "reward": str, "gamma": float,
-             "exact": _switch,
-             "exact_max_cards": int, "opponents": str},
+    "mcts": {"iterations": _integer, "seconds": _number, "jobs": _integer, "c": _number,
+             "policy": str, "selection": str, "reward": str, "gamma": _number,
+             "exact": _switch, "exact_max_cards": _integer, "opponents": str},
     "net": {"weights": str, "rows": str},
-    "nsearch": {"weights": str, "rows": str, "worlds": int, "reward": str, "value": str,
-                "depth": int, "temperature": float, "prior": float, "others": str,
-                "belief": int, "power": float, "plan": int},
+    "nsearch": {"weights": str, "rows": str, "worlds": _integer, "reward": str, "value": str,
+                "depth": _integer, "temperature": _number, "prior": _number, "others": str,
+                "belief": _integer, "power": _number, "plan": _integer},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
 OPTION_NAMES = {"exact": "exact_handover"}
@@ -430,6 +447,8 @@ def parse_bot_spec(spec: str):
             known = ", ".join(sorted(allowed)) or "none"
             raise ConfigError(f"bad option {quote(part)} for bot {name!r} (options: {known};"
                               f" write {name}:KEY=VALUE)")
+        if OPTION_NAMES.get(key, key) in options:
+            raise ConfigError(f"option {key!r} given twice for bot {name!r}")
         try:
             options[OPTION_NAMES.get(key, key)] = allowed[key](value.strip())
         except ValueError:
