@@ -12,15 +12,30 @@ import os
 # digits). Imported after numpy, the package leaves the thread count as it finds it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from .core.player import Player, PlayerView
-from .core.position import Position
-from .core.record import replay
-from .core.rules import GameConfig, bullheads
-from .core.turn import Turn, TurnOutcome, apply_turn
-from .errors import NimmtError, PositionError, SearchLimitError
-from .exact import Engine, Solution, solve
-from .limits import Limit
+import importlib
 
-__all__ = ["Engine", "GameConfig", "Limit", "NimmtError", "Player", "PlayerView", "Position",
-           "PositionError", "SearchLimitError", "Solution", "Turn", "TurnOutcome",
-           "apply_turn", "bullheads", "replay", "solve"]
+# the public names and their modules, imported on first use: `import solver` (and so the
+# `nimmt` command's first moments, where Ctrl-C must not show a traceback) stays cheap
+_EXPORTS = {
+    "Player": "core.player", "PlayerView": "core.player",
+    "Position": "core.position",
+    "replay": "core.record",
+    "GameConfig": "core.rules", "bullheads": "core.rules",
+    "Turn": "core.turn", "TurnOutcome": "core.turn", "apply_turn": "core.turn",
+    "NimmtError": "errors", "PositionError": "errors", "SearchLimitError": "errors",
+    "Engine": "exact", "Solution": "exact", "solve": "exact",
+    "Limit": "limits",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

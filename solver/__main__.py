@@ -1,4 +1,4 @@
 """`python -m solver` is the `nimmt` command."""
-from .cli import main
+from .launch import main
 
-main(prog_name="nimmt")
+main()

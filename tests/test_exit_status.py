@@ -163,3 +163,21 @@ def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert result.stdout.endswith("your card? \n")
     assert "interrupted" in error_line(result)
+
+
+def test_a_sigint_while_the_command_loads_is_130_in_one_line():
+    """Ctrl-C in the command's first moments (numpy and the extensions loading): one line,
+    no traceback. Sent after 0.15 and 0.3 s of CPU time: the loading takes about 0.4 s (an
+    interrupt in Python's own start, before any of the package runs, is Python's)."""
+    for cpu in (0.15, 0.3):
+        process = subprocess.Popen(
+            [sys.executable, "-m", "solver", "solve", EIGHT_CARDS], cwd=ROOT, text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        deadline = time.monotonic() + 60
+        while cpu_seconds(process.pid) < cpu and time.monotonic() < deadline:
+            time.sleep(0.01)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == ExitStatus.INTERRUPTED, err
+        assert "Traceback" not in err and len(err.splitlines()) == 1, err
