@@ -449,7 +449,8 @@ def read_positions(source: str) -> List[Position]:
         except errors.NimmtError as exc:
             raise errors.NimmtError(f"line {task.line}: {exc}") from None
     if not tasks:
-        raise errors.NimmtError(f"no position in {errors.quote(source, errors.SHORT_PATH)}")
+        where = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+        raise errors.NimmtError(f"no position in {where}")
     return [task.position for task in tasks]
 
 

@@ -158,8 +158,13 @@ def test_shipped_weights_load():
 def test_bad_weights_are_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
-    with pytest.raises(ConfigError, match="cannot read"):
+    with pytest.raises(ConfigError, match="not a weights file") as info:
         load(str(bad))
+    assert "pickle" not in str(info.value)             # numpy's words, not the user's
+    other = str(tmp_path / "other.npz")
+    np.savez(other, a=np.zeros(3))
+    with pytest.raises(ConfigError, match="without this network's arrays"):
+        load(other)
     net = load_cached()
     old = PolicyNet(net.weights, dict(net.meta, feature_version=0))
     path = str(tmp_path / "old.npz")
@@ -236,6 +241,10 @@ def test_generate_command_writes_chunks(tmp_path):
                                         "--network", str(tmp_path / "none.npz")]))
     assert "other settings" in error_line(run(["train", "selfplay", "--out", str(out),
                                                "--rounds", "3", "--seed", "9"]))
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    assert "a file of that name" in error_line(run(["train", "generate", "--out", str(a_file),
+                                                    "--rounds", "1"]))
 
 
 def test_nsearch_teacher_targets_are_its_scores():

@@ -88,6 +88,9 @@ def _hidden(seat, *turns):
     (dict(_hidden(1, {"cards": [3, 14]}), played=[14]), CardNotInHandError, "14, which is out"),
     (dict(RECORD_EXAMPLE, hands=[[1, 2], [13]]), errors.HandSizeError, "sizes"),
     ([1, 2], errors.JsonFormatError, "object"),
+    (dict(RECORD_EXAMPLE, penalty=[0, 0]), errors.UnknownKeyError,
+     'unknown key "penalty" in record (did you mean "penalties"?); the keys are deck, rows,'
+     ' hands, penalties, turns'),
 ])
 def test_invalid_records_are_refused(record, error, words):
     with pytest.raises(error) as info:

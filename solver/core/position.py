@@ -66,7 +66,7 @@ class Position:
         penalties = _check_penalties(penalties, len(hands))
         _check_unique(rows, hands)
         extra = dict(extra or {})
-        _check_keys(extra, OPTIONAL_KEYS + NOTE_KEYS)
+        check_keys(extra, OPTIONAL_KEYS + NOTE_KEYS)
         _check_played(extra.get("played"), deck, hands)
         _check_scores(extra.get("scores"), len(hands))
         _check_viewer(extra, hands)
@@ -81,7 +81,7 @@ class Position:
             raise errors.RecordGivenError(
                 'a game record (it has "turns") is not a position: replay it for the position'
                 " after its turns (nimmt replay RECORD --json, or solver.replay)")
-        _check_keys(data, ALLOWED_KEYS)
+        check_keys(data, ALLOWED_KEYS)
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
@@ -235,23 +235,24 @@ def _check_per_player(values: Any, players: int, key: str, item: str,
     return tuple(values)
 
 
-def _check_keys(data: Dict[Any, Any], allowed: Sequence[str]) -> None:
+def check_keys(data: Dict[Any, Any], allowed: Sequence[str], what: str = "position") -> None:
     """Refuse a key the format does not have (a misspelt `penalties`, say), naming the
-    allowed keys and, when one is close, the likely one."""
+    allowed keys and, when one is close, the likely one. `what`: the format's name (a
+    record's keys are a position's and `turns`)."""
     for key in data:
         if key in allowed:
             continue
         text = str(key)[:100]
-        close = difflib.get_close_matches(text, ALLOWED_KEYS, n=1)
+        close = difflib.get_close_matches(text, allowed, n=1)
         if not close:
-            close = difflib.get_close_matches(text.lower(), ALLOWED_KEYS, n=1)
+            close = difflib.get_close_matches(text.lower(), allowed, n=1)
         hint = f' (did you mean "{close[0]}"?)' if close else ""
         if key == "turns":
             hint = " (a game record's key: replay the record for the position after its turns)"
-        keys = ", ".join(k for k in allowed if k in KNOWN_KEYS)
+        keys = ", ".join(k for k in allowed if k in KNOWN_KEYS or k == "turns")
         optional = ", ".join(k for k in allowed if k in OPTIONAL_KEYS)
         keys = f"{keys} and the optional {optional}" if keys else f"the optional {optional}"
-        raise errors.UnknownKeyError(f"unknown key {errors.quote_json(key)} in position{hint};"
+        raise errors.UnknownKeyError(f"unknown key {errors.quote_json(key)} in {what}{hint};"
                                      f" the keys are {keys} (and a curated position's notes:"
                                      f" {', '.join(NOTE_KEYS)})")
 

@@ -13,7 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
 from .player import PlayerView
-from .position import Position
+from .position import ALLOWED_KEYS, Position, check_keys
 from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
@@ -30,6 +30,7 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
                                      f" {errors.quote_json(data)}")
     if "turns" not in data:
         raise errors.MissingKeyError("missing key 'turns' in record")
+    check_keys(data, ALLOWED_KEYS + ("turns",), "record")
     start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
     turns = data["turns"]
     if not isinstance(turns, list):

@@ -184,6 +184,8 @@ def generate(config, folder: str,
     with the same `rounds`, `chunk_rounds`, `check()`, `settings()` and `play(first,
     count)` (the self-play rounds of `selfplay.py`)."""
     config.check()
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise ConfigError(f"cannot make the folder {folder}: a file of that name is there")
     os.makedirs(folder, exist_ok=True)
     settings = config.settings()
     path = os.path.join(folder, CONFIG_NAME)

@@ -154,8 +154,14 @@ def load(path: str) -> PolicyNet:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             weights = {k: _flush_negligible(z[k].astype(np.float32)) for k in PARAMETERS}
-    except (OSError, KeyError, ValueError) as exc:
-        raise ConfigError(f"cannot read network weights {path}: {exc}") from None
+    except ValueError:          # numpy's words speak of pickles: not what the user needs
+        raise ConfigError(f"cannot read network weights {path}: not a weights file (an .npz"
+                          f" of the network's arrays)") from None
+    except KeyError:
+        raise ConfigError(f"cannot read network weights {path}: an .npz without this"
+                          f" network's arrays (meta and {', '.join(PARAMETERS[:3])}, ...)") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read network weights {path}: {exc.strerror or exc}") from None
     if meta.get("feature_version") != FEATURE_VERSION:
         raise ConfigError(f"network weights {path} are for features version"
                           f" {meta.get('feature_version')}, this code has {FEATURE_VERSION}")
