@@ -83,6 +83,14 @@ def test_text_output_and_viewer_key():
     assert best_json(json.dumps(position), "--iterations", "300")["viewer"] == 2
 
 
+def test_a_budget_too_small_for_one_iteration_says_so():
+    result = run(["best", "-", "--seconds", "1e-300"], FOUR_PLAYERS)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "no card tried: the budget is too small" in lines[0] and "tried most" not in lines[0]
+    assert lines[1].startswith("search: 0 iterations")
+
+
 def test_round_over():
     result = run(["best", "-"], "104; 20, 92, 65, 103; -, ?, ?; 0 0 0")
     assert result.exit_code == 0 and "nothing to play (the round is over)" in result.stdout

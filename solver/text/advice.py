@@ -99,7 +99,9 @@ def format_search_advice(advice: dict) -> str:
     if advice["play"] is None:
         return f"{name}: nothing to play (the round is over)"
     jobs = advice["jobs"]
-    lines = [f"{name}: play {advice['play']} (the card the search tried most)",
+    why = ("the card the search tried most" if advice["iterations"] else
+           "no card tried: the budget is too small for one iteration")
+    lines = [f"{name}: play {advice['play']} ({why})",
              f"search: {advice['iterations']:,} iterations in {advice['seconds']:.2f} s,"
              f" seed {advice['seed']}, {jobs} job{'s' if jobs > 1 else ''}",
              "bullheads expected from now to the end of the round, lowest first:",
