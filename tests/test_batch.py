@@ -246,6 +246,22 @@ def test_a_changed_input_is_refused(tmp_path):
     assert nested.read_text() == "[" * 100_000 + "\n"
 
 
+def test_one_damaged_line_names_itself_and_the_way_out(tmp_path):
+    source = write_input(tmp_path, deal_lines(4, 17))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    full = read_results(out)
+    text = [json.dumps(r) + "\n" for r in full]
+    out.write_text("".join(text[:2]) + "{garbled\n" + "".join(text[3:]))
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(out)]),
+                       "its line 3 is not a result", "2 results before it", "remove that line")
+    out.write_text("".join(text[:2] + text[3:]))          # as the message says
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0 and "1 solved" in result.stderr, result.stderr
+    assert essentials(sorted(read_results(out), key=lambda r: r["line"])) == essentials(
+        sorted(full, key=lambda r: r["line"]))
+
+
 @pytest.mark.parametrize("args, words", [
     (["batch", "solve", "/no/such/file.jsonl", "--out", "x.jsonl"], ["/no/such/file.jsonl"]),
     (["batch", "solve", "-"], ["--out"]),

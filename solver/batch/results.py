@@ -145,6 +145,11 @@ class ResultsFile:
                 record = None
             if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
                     and isinstance(record.get("position"), str)):
+                if records and advice:       # results before it: one damaged line
+                    raise errors.NimmtError(
+                        f"{self.name}: its line {number} is not a result (a JSON object with"
+                        f" line and position) among {len(records)} results before it; remove"
+                        f" that line (its position is solved again) or give a new --out file")
                 raise errors.NimmtError(
                     f"{self.name} is not a batch results file: its line {number} is not a"
                     f" result (a JSON object with line and position){advice}")
