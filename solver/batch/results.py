@@ -74,11 +74,13 @@ class ResultsFile:
         if fcntl is not None:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
+            except BlockingIOError:
                 os.close(fd)
                 raise errors.NimmtError(f"{self.name} is being written by another run of"
                                         " 'nimmt batch solve': wait for it to end, or give"
                                         " another --out") from None
+            except OSError:
+                pass         # a file system without locks: the run goes on unguarded
         self._lock_fd = fd
         _HELD.add(fd)
 
