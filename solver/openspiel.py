@@ -21,7 +21,7 @@ except ImportError:
 
 from .core.notation import format_notation
 from .core.position import Position
-from .core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, GameConfig, bullheads,
+from .core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, GameConfig, deck_bullheads,
                          target_row, variant_deck)
 from .core.turn import Turn, apply_turn
 from .errors import ConfigError
@@ -126,7 +126,7 @@ class Setup:
     @property
     def max_bullheads(self) -> int:
         """The most bullheads one player can take in the game."""
-        deck = sum(bullheads(c) for c in range(1, self.deck + 1))
+        deck = deck_bullheads(self.deck)
         return deck if self.single_round else self.config.threshold + deck
 
     def max_length(self) -> int:

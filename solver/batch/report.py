@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from .. import errors
 from ..core.position import Position
-from ..core.rules import bullheads
+from ..core.rules import deck_bullheads
 from ..stats import mean_ci95, share_ci95
 from .results import ResultsFile
 
@@ -235,7 +235,7 @@ def value_of(value: Any, deck: int, where: str) -> float:
     """A solved line's value: a number no larger than the bullheads of the whole deck (a
     round's value is a difference of bullheads taken; a value beyond them is no value)."""
     value = number(value, f"{where}: value")
-    most = sum(bullheads(card) for card in range(1, deck + 1))
+    most = deck_bullheads(deck)
     if abs(value) > most:
         raise errors.NimmtError(f"{where}: value {errors.quote(value)} is more bullheads than"
                                 f" the deck holds ({most})")

@@ -27,9 +27,13 @@ def format_notation(deck: int, rows: Sequence[Sequence[int]],
     return f"{deck}; {rows_text}; {hands_text}; {penalties_text}"
 
 
+# an integer as text: ASCII digits, maybe a sign (int() also reads 1_0, Arabic-Indic or
+# full-width digits)
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
 def _parse_int(token: str, what: str, text: str) -> int:
-    # ASCII digits only: int() also reads 1_0, Arabic-Indic or full-width digits
-    if not re.fullmatch(r"[+-]?[0-9]+", token):
+    if not INTEGER_TEXT.fullmatch(token):
         raise errors.NotationError(f"{what} {errors.quote(token)} is not an integer"
                                    f" in {errors.quote(text)}")
     return to_int(token)

@@ -235,6 +235,15 @@ def _check_per_player(values: Any, players: int, key: str, item: str,
     return tuple(values)
 
 
+def close_key_hint(key: Any, allowed: Sequence[str]) -> str:
+    """' (did you mean "k"?)' when an allowed key k is close to `key` (as written, then in
+    lower case), else ''."""
+    text = str(key)[:100]
+    close = (difflib.get_close_matches(text, allowed, n=1)
+             or difflib.get_close_matches(text.lower(), allowed, n=1))
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
 def check_keys(data: Dict[Any, Any], allowed: Sequence[str], what: str = "position") -> None:
     """Refuse a key the format does not have (a misspelt `penalties`, say), naming the
     allowed keys and, when one is close, the likely one. `what`: the format's name (a
@@ -242,11 +251,7 @@ def check_keys(data: Dict[Any, Any], allowed: Sequence[str], what: str = "positi
     for key in data:
         if key in allowed:
             continue
-        text = str(key)[:100]
-        close = difflib.get_close_matches(text, allowed, n=1)
-        if not close:
-            close = difflib.get_close_matches(text.lower(), allowed, n=1)
-        hint = f' (did you mean "{close[0]}"?)' if close else ""
+        hint = close_key_hint(key, allowed)
         if key == "turns":
             hint = " (a game record's key: replay the record for the position after its turns)"
         keys = ", ".join(k for k in allowed if k in KNOWN_KEYS or k == "turns")

@@ -7,13 +7,12 @@ every row end (missing: the cheapest row, lowest number among equals). A hand ma
 cards never seen before. `record_view` is that player's view after the turns, as a game
 would have shown it to them.
 """
-import difflib
 from typing import Any, List, Optional, Sequence, Tuple
 
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
 from .player import PlayerView
-from .position import ALLOWED_KEYS, Position, check_keys
+from .position import ALLOWED_KEYS, Position, check_keys, close_key_hint
 from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
@@ -49,10 +48,9 @@ def _parse_turn(turn: Any, t: int, players: int) -> Turn:
         raise TurnFormatError(f"{where} has no 'cards'")
     for key in turn:
         if key not in TURN_KEYS:
-            close = difflib.get_close_matches(str(key)[:100], TURN_KEYS, n=1)
-            hint = f' (did you mean "{close[0]}"?)' if close else ""
-            raise TurnFormatError(f"{where}: unknown key {errors.quote_json(key)}{hint}; a turn's"
-                                  f" keys are cards and the optional row_choices")
+            raise TurnFormatError(f"{where}: unknown key {errors.quote_json(key)}"
+                                  f"{close_key_hint(key, TURN_KEYS)}; a turn's keys are cards"
+                                  f" and the optional row_choices")
     cards = turn["cards"]
     if not isinstance(cards, list) or len(cards) != players:
         raise TurnFormatError(f"{where}: cards must be a list of {players} cards (one per player),"

@@ -33,6 +33,11 @@ def row_bullheads(row: Sequence[int]) -> int:
     return sum(bullheads(c) for c in row)
 
 
+def deck_bullheads(deck: int) -> int:
+    """Every bullhead of cards 1..deck: the most a round can hand out."""
+    return row_bullheads(range(1, deck + 1))
+
+
 def variant_deck(players: int) -> int:
     """Deck of the 10n+4 variant: every card is dealt."""
     return 10 * players + 4

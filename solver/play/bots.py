@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .._rules import c_play_turn
+from ..core.notation import INTEGER_TEXT
 from ..core.player import Player, PlayerView
 from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
                           row_bullheads, target_row)
@@ -403,9 +404,8 @@ def _switch(value: str) -> bool:
 
 
 def _integer(value: str) -> int:
-    """An integer option: ASCII digits, maybe a sign (int() also reads 1_0 or other
-    scripts' digits). A ValueError else."""
-    if not re.fullmatch(r"[+-]?[0-9]+", value):
+    """An integer option (`INTEGER_TEXT`). A ValueError else."""
+    if not INTEGER_TEXT.fullmatch(value):
         raise ValueError(value)
     return int(value)
 
