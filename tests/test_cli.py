@@ -109,8 +109,9 @@ def test_json_numbers_and_errors(text, word):
 
 
 @pytest.mark.parametrize("card, word", [("1_0", "'1_0'"), ("\u0667", "'\u0667'"),
-                                        ("\uff17", "'\uff17'"), ("+-7", "'+-7'")],
-                         ids=["underscore", "Arabic-Indic", "full-width", "two signs"])
+                                        ("\uff17", "'\uff17'"), ("+-7", "'+-7'"),
+                                        ("+7", "'+7'")],
+                         ids=["underscore", "Arabic-Indic", "full-width", "two signs", "plus"])
 def test_notation_cards_are_ascii_digits(card, word):
     assert_input_error(run(["show", "-"], f"24; 3 10, {card}, 12 15 18, 21; 1 2 4, 5 6 8"),
                        f"card {word} is not an integer")

@@ -27,9 +27,9 @@ def format_notation(deck: int, rows: Sequence[Sequence[int]],
     return f"{deck}; {rows_text}; {hands_text}; {penalties_text}"
 
 
-# an integer as text: ASCII digits, maybe a sign (int() also reads 1_0, Arabic-Indic or
-# full-width digits)
-INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+# an integer as text: ASCII digits, maybe a minus sign (int() also reads +7, 1_0,
+# Arabic-Indic or full-width digits; the minus stays so that -3 is told it is out of range)
+INTEGER_TEXT = re.compile(r"-?[0-9]+")
 
 
 def _parse_int(token: str, what: str, text: str) -> int:
