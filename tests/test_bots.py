@@ -142,7 +142,8 @@ def test_bot_specs_with_options():
     assert bot.name == "mcts:iterations=200" and bot.budget.iterations == 200
     assert parse_bot_spec("mcts:seconds=.5:c=1e1")[1] == {"seconds": 0.5, "c": 10.0}
     for bad in ("greedy:depth=2", "mcts:iterations", "mcts:iterations=lots", "mcts:speed=1",
-                "mcts:iterations=2_000", "belief:worlds=\uff11\uff16", "mcts:c=1_0.5",
+                "mcts:iterations=2_000", "mcts:iterations=+2000", "belief:worlds=\uff11\uff16",
+                "mcts:c=1_0.5",
                 "mcts:iterations=10:iterations=20", "belief:prior=1:prior=2"):
         with pytest.raises(ConfigError):
             parse_bot_spec(bad)
