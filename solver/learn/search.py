@@ -117,17 +117,20 @@ class NetSearchOptions:
 
 
 def sample_worlds(view: PlayerView, worlds: int, rng: Random) -> List[Hands]:
-    """`worlds` deals of the unseen cards to the other seats, each as every seat's hand."""
-    unseen = view.unseen()
+    """`worlds` deals of the unseen cards to the other seats, each as every seat's hand
+    (one shuffle of the unseen cards a world, all worlds in one numpy call)."""
+    unseen = np.array(view.unseen(), dtype=np.int64)
     size = len(view.hand)
     others = [k for k in range(view.players) if k != view.seat]
+    gen = np.random.default_rng(rng.getrandbits(63))
+    drawn = gen.permuted(np.tile(unseen, (worlds, 1)), axis=1)[:, :size * len(others)]
+    drawn = np.sort(drawn.reshape(worlds, len(others), size), axis=2).tolist()
+    mine = tuple(sorted(view.hand))
     out = []
-    for _ in range(worlds):
-        drawn = rng.sample(unseen, size * len(others))
-        hands: List[Tuple[int, ...]] = [()] * view.players
-        hands[view.seat] = tuple(sorted(view.hand))
-        for i, k in enumerate(others):
-            hands[k] = tuple(sorted(drawn[i * size:(i + 1) * size]))
+    for world in drawn:
+        hands: List[Tuple[int, ...]] = [mine] * view.players
+        for k, cards in zip(others, world):
+            hands[k] = tuple(cards)
         out.append(tuple(hands))
     return out
 
@@ -176,15 +179,17 @@ def models_log_likelihoods(nets: Sequence[PolicyNet], view: PlayerView,
     base, moments = past_views(view)
     count = len(worlds) * len(moments)
     raw = base.subset(np.tile(np.arange(len(moments)), len(worlds)))   # world by world
-    slots = np.zeros(count, dtype=np.int64)
-    i = 0
-    for hands in worlds:
-        for t, k in moments:
-            cards = sorted(hands[k] + tuple(view.played[u][k]
-                                            for u in range(t, len(view.played))))
-            raw.hand[i, :len(cards)] = cards
-            slots[i] = cards.index(view.played[t][k])
-            i += 1
+    hidden = np.array(worlds, dtype=np.int64)                 # [W, seats, cards in hand]
+    hand = raw.hand.reshape(len(worlds), len(moments), -1)
+    slots = np.zeros((len(worlds), len(moments)), dtype=np.int64)
+    for j, (t, k) in enumerate(moments):
+        # seat k's hand at turn t: its hand now and the cards it played since
+        since = np.array([view.played[u][k] for u in range(t, len(view.played))])
+        cards = np.sort(np.concatenate(
+            [hidden[:, k, :], np.broadcast_to(since, (len(worlds), len(since)))], axis=1), axis=1)
+        hand[:, j, :cards.shape[1]] = cards
+        slots[:, j] = (cards < view.played[t][k]).sum(axis=1)
+    slots = slots.reshape(-1)
     encoded = encode(raw, WORLD_COST_SAMPLES)
     out = np.zeros((len(nets), len(worlds)))
     for m, net in enumerate(nets):
