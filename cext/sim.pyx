@@ -685,41 +685,46 @@ def immediate_costs(rows, cards, others, int opponents, int samples, seed=0):
     return costs
 
 
-cdef void add_drawn_costs(const Row* start, const CostCard* cards, const int* order,
+cdef extern from *:
+    int lowest_bit64 "__builtin_ctzll" (unsigned long long) nogil      # undefined for 0
+
+
+cdef void add_drawn_costs(const Row* start, const int* slot_of, const uint64_t* hand_bits,
                           int count, const int* drawn, int opponents,
                           double* totals) noexcept nogil:
-    """totals[slot] += what each hand card (cards[order[0]] the lowest, ...) takes this
-    turn against the others' cards drawn[0..opponents-1], as drawn_cost measures it, in one
-    pass for all of them: a card's take depends only on the drawn cards below it, placed in
-    ascending order before it, so the drawn cards are placed once, in order, and each hand
-    card is looked at on the rows as they lie when its turn comes (without placing it)."""
+    """totals[slot_of[card]] += what each of the `count` hand cards (the set bits of
+    hand_bits[0..1]: cards below 128) takes this turn against the others' cards
+    drawn[0..opponents-1], as drawn_cost measures it, in one pass for all of them: a card's
+    take depends only on the drawn cards below it, placed in ascending order before it, so
+    the drawn and the hand cards are walked once in ascending order on a bitmap of both, the
+    drawn ones placed and each hand card looked at on the rows as they lie (not placed)."""
     cdef Row table[N_ROWS]
-    cdef int low[MAX_PLAYERS]
-    cdef int i, j, x, r, slot, card, placed = 0
-    for i in range(opponents):              # insertion sort: n <= 9
-        x = drawn[i]
-        j = i
-        while j > 0 and low[j - 1] > x:
-            low[j] = low[j - 1]
-            j -= 1
-        low[j] = x
+    cdef uint64_t bits[2]
+    cdef uint64_t word
+    cdef int i, w, card, r, left = count
+    bits[0] = hand_bits[0]
+    bits[1] = hand_bits[1]
+    for i in range(opponents):
+        bits[drawn[i] >> 6] |= (<uint64_t>1) << (drawn[i] & 63)
     memcpy(table, start, N_ROWS * sizeof(Row))
-    for i in range(count):
-        slot = order[i]
-        card = cards[slot].card
-        while placed < opponents and low[placed] < card:
-            x = low[placed]
-            r = target_row(table, x)
-            if r < 0:
-                take_row(table, cheapest_row(table), x)
+    for w in range(2):
+        word = bits[w]
+        while word:
+            card = (w << 6) | lowest_bit64(word)
+            word &= word - 1
+            r = target_row(table, card)
+            if (hand_bits[w] >> (card & 63)) & 1:
+                if r < 0:
+                    totals[slot_of[card]] += table[cheapest_row(table)].bulls
+                elif table[r].length == ROW_LIMIT:
+                    totals[slot_of[card]] += table[r].bulls
+                left -= 1
+                if left == 0:
+                    return
+            elif r < 0:
+                take_row(table, cheapest_row(table), card)
             else:
-                place_on(table, r, x)
-            placed += 1
-        r = target_row(table, card)
-        if r < 0:
-            totals[slot] += table[cheapest_row(table)].bulls
-        elif table[r].length == ROW_LIMIT:
-            totals[slot] += table[r].bulls
+                place_on(table, r, card)
 
 
 cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::1] hands,
@@ -729,14 +734,12 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
     view's unseen cards (`immediate_costs`' measure), into out[b, slot]. The cards of a
     view share their draws (seed 0 each view): one draw a sample serves them all."""
     cdef Row start[N_ROWS]
-    cdef CostCard cards[HAND_SIZE]
-    cdef int order[HAND_SIZE]
+    cdef int slot_of[MAX_CARD + 1]
+    cdef uint64_t hand_bits[2]
     cdef double totals[HAND_SIZE]
     cdef int pool[MAX_CARD + 1]
-    cdef unsigned char in_hand[MAX_CARD + 1]
     cdef int b, r, i, slot, n, opponents, k, card, count, t
     cdef uint64_t rng
-    memset(in_hand, 0, sizeof(in_hand))
     for b in range(hands.shape[0]):
         opponents = players[b] - 1
         n = 0
@@ -754,35 +757,33 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                     start[r].length += 1
                     start[r].bulls += bullheads(rows[b, r, i])
         count = 0
+        hand_bits[0] = 0
+        hand_bits[1] = 0
         for slot in range(hands.shape[1]):
             card = hands[b, slot]
             if card <= 0:
                 break
-            cost_card(start, card, &cards[slot])
+            if not hand_bits[card >> 6] >> (card & 63) & 1:   # a card twice counts once
+                count += 1
+            hand_bits[card >> 6] |= (<uint64_t>1) << (card & 63)
+            slot_of[card] = slot
             totals[slot] = 0.0
-            i = count                        # the slots by card, ascending (insertion)
-            while i > 0 and cards[order[i - 1]].card > card:
-                order[i] = order[i - 1]
-                i -= 1
-            order[i] = slot
-            count += 1
-        for slot in range(count):
-            in_hand[cards[slot].card] = 1
         n = 0                               # the unseen cards but the hand's, ascending
         for k in range(1, unseen.shape[1]):
-            if unseen[b, k] and not in_hand[k]:
+            if unseen[b, k] and not (hand_bits[k >> 6] >> (k & 63)) & 1:
                 pool[n] = k
                 n += 1
-        for slot in range(count):
-            in_hand[cards[slot].card] = 0
         if n < opponents:
             continue
         rng = 0
         for t in range(samples):
             shuffle_prefix(pool, n, opponents, &rng)
-            add_drawn_costs(start, cards, order, count, pool, opponents, totals)
-        for slot in range(count):
-            out[b, slot] = <float>(totals[slot] / samples)
+            add_drawn_costs(start, slot_of, hand_bits, count, pool, opponents, totals)
+        for slot in range(hands.shape[1]):
+            card = hands[b, slot]
+            if card <= 0:
+                break
+            out[b, slot] = <float>(totals[slot_of[card]] / samples)
 
 
 def sampled_costs(rows, hands, unseen, players, int samples):
