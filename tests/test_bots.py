@@ -143,7 +143,7 @@ def test_bot_specs_with_options():
     assert parse_bot_spec("mcts:seconds=.5:c=1e1")[1] == {"seconds": 0.5, "c": 10.0}
     for bad in ("greedy:depth=2", "mcts:iterations", "mcts:iterations=lots", "mcts:speed=1",
                 "mcts:iterations=2_000", "mcts:iterations=+2000", "belief:worlds=\uff11\uff16",
-                "mcts:c=1_0.5",
+                "mcts:c=1_0.5", "mcts:c=+1.5", "belief:power=+inf",
                 "mcts:iterations=10:iterations=20", "belief:prior=1:prior=2"):
         with pytest.raises(ConfigError):
             parse_bot_spec(bad)

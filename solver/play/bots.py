@@ -411,9 +411,10 @@ def _integer(value: str) -> int:
 
 
 def _number(value: str) -> float:
-    """A decimal option (1, 0.5, 2e-3; nan and inf too, for the option's own range check to
-    refuse by name); not 1_0 or other scripts' digits. A ValueError else."""
-    if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|[+-]?(nan|inf)",
+    """A decimal option (1, 0.5, 2e-3, -1; nan and inf too, for the option's own range check
+    to refuse by name); not +1 (as an integer option), 1_0 or other scripts' digits. A
+    ValueError else."""
+    if not re.fullmatch(r"-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|-?(nan|inf)",
                         value, re.IGNORECASE):
         raise ValueError(value)
     return float(value)
