@@ -4,7 +4,7 @@ import random
 import numpy as np
 import pytest
 
-from solver._rules import c_bullheads, c_play_turn, c_random_turn, random_rounds
+from solver._rules import c_bullheads, c_play_turn, c_random_turn, play_turns, random_rounds
 from solver.errors import ConfigError
 from solver.play.runner import random_round_penalties
 from solver.core.rules import GameConfig, bullheads, fewest_bullheads_chooser, play_turn, row_bullheads
@@ -44,6 +44,32 @@ def test_c_core_matches_reference_on_10000_random_turns():
         turns += 1
         too_low += min(cards) < min(r[-1] for r in rows)
     assert turns == 10000 and too_low > 500   # row choices really were exercised
+
+
+def test_play_turns_is_the_reference_turn_on_many_tables():
+    """The batch form (rows as [P, 4, 5] arrays, changed in place; a too-low card takes
+    the cheapest row) resolves every table as the Python rules do, seat counts 2..10 by
+    groups; bad tables are refused with a ValueError."""
+    by_players = {}
+    for rows, cards, _ in random_rounds_of_turns(random.Random(7), 600):
+        by_players.setdefault(len(cards), []).append((rows, cards))
+    for players, turns in by_players.items():
+        table = np.zeros((len(turns), 4, 5), dtype=np.int8)
+        for i, (rows, _) in enumerate(turns):
+            for r, row in enumerate(rows):
+                table[i, r, :len(row)] = row
+        taken = play_turns(table, np.array([cards for _, cards in turns]))
+        for i, (rows, cards) in enumerate(turns):
+            expected_rows, took = play_turn(rows, cards, fewest_bullheads_chooser)
+            assert [[int(c) for c in row if c] for row in table[i]] == expected_rows
+            assert taken[i].tolist() == [row_bullheads(t) for t in took]
+    good = np.array([[[1, 0, 0, 0, 0], [20, 0, 0, 0, 0], [30, 0, 0, 0, 0], [40, 0, 0, 0, 0]]],
+                    dtype=np.int8)
+    for rows, cards in ((good, [[0, 5]]), (good, [[105, 5]]), (good, [[5] * 11]),
+                        (good[:, :3].copy(), [[5, 6]]), (np.zeros_like(good), [[5, 6]]),
+                        (good, [[5, 6], [7, 8]])):
+        with pytest.raises(ValueError):
+            play_turns(rows, np.array(cards))
 
 
 @pytest.mark.parametrize("players", range(2, 11))

@@ -11,7 +11,7 @@ from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, r
 from solver.errors import ConfigError
 from solver.learn.model import load_cached
 from solver._rules import c_play_turn
-from solver.learn.features import encode, raw_views
+from solver.learn.features import encode, raw_views, rows_array
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
                                  belief_weights, card_scores, effective_worlds,
                                  log_likelihoods, next_views, others_cards, others_views,
@@ -127,7 +127,10 @@ def test_views_built_as_arrays_are_the_views_of_the_seats(config):
                     view.start_rows, view.played + (tuple(cards),),
                     tuple(p + t for p, t in zip(view.penalties, taken)), view.scores,
                     view.turn + 1))
-        got = next_views(view, parent, turns)
+        got = next_views(view, parent, np.array([j for j, _, _, _ in turns]),
+                         np.array([c for _, c, _, _ in turns]),
+                         np.array([t for _, _, t, _ in turns]),
+                         rows_array([r for _, _, _, r in turns]))
         for key, value in raw_views(views).arrays().items():
             assert (got.arrays()[key] == value).all(), key
 
@@ -284,16 +287,20 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
 
 
 def _playout_starts(worlds: int):
-    """A 4-player view of 6+ cards, its raw view, and one playout start per sampled world:
-    every seat has played its lowest card."""
+    """A 4-player view of 6+ cards, its raw view, and the playout starts of the sampled
+    worlds as `playouts` takes them (rows [W, 4, 5], hands [W, 4, size] with 0 for the card
+    played, the cards and bullheads [W, 4]): every seat has played its lowest card."""
     view = next(v for v in _views(GameConfig(players=4), 6) if len(v.hand) >= 6)
-    starts = []
+    rows, left, cards, taken = [], [], [], []
     for hands in sample_worlds(view, worlds, random.Random(7)):
-        cards = [min(h) for h in hands]
-        rows, taken = c_play_turn(view.rows, cards, [None] * 4)
-        starts.append((rows, [[c for c in h if c != cards[k]] for k, h in enumerate(hands)],
-                       cards, taken))
-    return view, raw_views([view]), starts
+        played = [min(h) for h in hands]
+        after, took = c_play_turn(view.rows, played, [None] * 4)
+        rows.append(after)
+        left.append([[0 if c == played[k] else c for c in h] for k, h in enumerate(hands)])
+        cards.append(played)
+        taken.append(took)
+    return view, raw_views([view]), (rows_array(rows), np.array(left), np.array(cards),
+                                     np.array(taken))
 
 
 def test_each_playout_draws_from_its_worlds_model():
@@ -303,9 +310,9 @@ def test_each_playout_draws_from_its_worlds_model():
     mine, theirs = load_cached(), load_cached("net-v1.npz")
     view, parent, starts = _playout_starts(3)
     for model, alone in ((0, mine), (1, theirs)):
-        both = playouts(mine, view, parent, starts, random.Random(1), 3, (mine, theirs),
-                        model_of=np.full(len(starts), model))
-        assert (both == playouts(mine, view, parent, starts, random.Random(1), 3, alone)).all()
+        both = playouts(mine, view, parent, *starts, random.Random(1), 3, (mine, theirs),
+                        model_of=np.full(len(starts[0]), model))
+        assert (both == playouts(mine, view, parent, *starts, random.Random(1), 3, alone)).all()
 
 
 def test_the_playouts_of_one_world_share_their_random_numbers():
@@ -315,10 +322,10 @@ def test_the_playouts_of_one_world_share_their_random_numbers():
     from solver.learn.search import playouts
     net = load_cached()
     view, parent, starts = _playout_starts(2)
-    starts = [start for start in starts for _ in range(3)]
-    shared = playouts(net, view, parent, starts, random.Random(1), shared=3)
+    starts = [np.repeat(a, 3, axis=0) for a in starts]
+    shared = playouts(net, view, parent, *starts, random.Random(1), shared=3)
     assert shared[0] == shared[1] == shared[2] and shared[3] == shared[4] == shared[5]
-    alone = [playouts(net, view, parent, starts, random.Random(s)) for s in range(3)]
+    alone = [playouts(net, view, parent, *starts, random.Random(s)) for s in range(3)]
     assert any(len(set(a[:3])) > 1 for a in alone)
 
 

@@ -8,11 +8,11 @@ each hand (hands are kept sorted) in every round by the C rules, a too-low card 
 cheapest row, and returns the bullheads each seat took. `nsearch`'s playouts and the
 self-play games (`selfplay.py`) both advance their rounds with it.
 """
-from typing import List, Optional
+from typing import Optional
 
 import numpy as np
 
-from .._rules import c_play_turn
+from .._rules import play_turns
 from ..core.rules import HAND_SIZE
 from .features import MAX_SEATS, RawViews, rows_array
 
@@ -20,13 +20,15 @@ EMPTY = 127          # a sorting key above every card, for the empty slots of a 
 
 
 class Tables:
-    def __init__(self, players: int, deck: int, turn: int, rows: List[list],
+    def __init__(self, players: int, deck: int, turn: int, rows,
                  hands: np.ndarray, seen: np.ndarray, penalties: np.ndarray,
                  scores: np.ndarray):
-        """rows: P rows as lists; hands [P, n, 10] ascending then 0; seen [P, 105] bool;
-        penalties and scores [P, n], by seat."""
+        """rows: [P, 4, 5] int8 as they lie, 0 after each row's end (or P tables as lists,
+        made into that); hands [P, n, 10] ascending then 0; seen [P, 105] bool; penalties
+        and scores [P, n], by seat."""
         self.players, self.deck, self.turn = players, deck, turn
-        self.rows = rows
+        self.rows = (np.ascontiguousarray(rows, dtype=np.int8) if isinstance(rows, np.ndarray)
+                     else rows_array(rows))
         self.hands = hands.astype(np.int8)
         self.seen = seen.astype(bool)
         self.penalties = penalties.astype(np.int64)
@@ -52,7 +54,7 @@ class Tables:
     def repeat(self, times: int) -> "Tables":
         """Each round `times` times over, in order (a copy: playing it leaves these be)."""
         return Tables(self.players, self.deck, self.turn,
-                      [r for r in self.rows for _ in range(times)],
+                      np.repeat(self.rows, times, axis=0),
                       np.repeat(self.hands, times, axis=0), np.repeat(self.seen, times, axis=0),
                       np.repeat(self.penalties, times, axis=0),
                       np.repeat(self.scores, times, axis=0))
@@ -60,11 +62,10 @@ class Tables:
     def views(self) -> RawViews:
         """Every seat's raw view of every round (P * n, round by round)."""
         n, b = self.players, self.count * self.players
-        table = rows_array(self.rows)
         return RawViews(np.full(b, n, dtype=np.int8), np.full(b, self.deck, dtype=np.int8),
                         np.full(b, self.turn, dtype=np.int8),
                         self.hands.reshape(b, HAND_SIZE).copy(),
-                        np.repeat(table, n, axis=0), np.repeat(self.seen, n, axis=0),
+                        np.repeat(self.rows, n, axis=0), np.repeat(self.seen, n, axis=0),
                         self.relative(self.penalties), self.relative(self.scores))
 
     def play(self, index: np.ndarray) -> np.ndarray:
@@ -72,9 +73,7 @@ class Tables:
         n = self.players
         cards = np.take_along_axis(self.hands, index[:, :, None], axis=2)[:, :, 0]
         cards = cards.astype(np.int64)
-        taken = np.zeros((self.count, n), dtype=np.int64)
-        for i in range(self.count):
-            self.rows[i], taken[i] = c_play_turn(self.rows[i], cards[i].tolist(), [None] * n)
+        taken = play_turns(self.rows, cards)             # the rows change in place
         self.penalties += taken
         np.put_along_axis(self.seen, cards, True, axis=1)
         np.put_along_axis(self.hands, index[:, :, None], 0, axis=2)

@@ -37,7 +37,7 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from .._rules import c_play_turn
+from .._rules import c_play_turn, play_turns
 from .._sim import finish_round
 from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE
@@ -282,25 +282,24 @@ def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng:
     return out
 
 
-def next_views(view: PlayerView, parent: RawViews, turns: Sequence[Tuple[int, Sequence[int],
-                                                                        Sequence[int], list]]
-               ) -> RawViews:
-    """The deciding seat's raw view after each turn given as (its card's slot in the sorted
-    hand, the turn's cards by seat, the bullheads taken by seat, the rows after), as
-    `raw_views` would build the views of the next turn."""
+def next_views(view: PlayerView, parent: RawViews, slots: np.ndarray, cards: np.ndarray,
+               taken: np.ndarray, rows: np.ndarray) -> RawViews:
+    """The deciding seat's raw view after each of T turns given as arrays: its card's slot
+    in the sorted hand [T], the turn's cards by seat [T, n], the bullheads taken by seat
+    [T, n] and the rows after [T, 4, 5] (as `play_turns` leaves them), as `raw_views`
+    would build the views of the next turn."""
     n, seat = view.players, view.seat
     hand = sorted(view.hand)
-    a = _repeat(parent, len(turns))
+    a = _repeat(parent, len(slots))
     a["turn"] = a["turn"] + 1
     rest = np.zeros((len(hand), len(a["hand"][0])), dtype=a["hand"].dtype)
     for j in range(len(hand)):
         rest[j, :len(hand) - 1] = hand[:j] + hand[j + 1:]
-    a["hand"] = rest[[j for j, _, _, _ in turns]]
-    np.put_along_axis(a["seen"], np.array([cards for _, cards, _, _ in turns]), True, axis=1)
+    a["hand"] = rest[np.asarray(slots)]
+    np.put_along_axis(a["seen"], np.asarray(cards, dtype=np.int64), True, axis=1)
     order = [(seat + i) % n for i in range(n)]
-    taken = np.array([t for _, _, t, _ in turns], dtype=np.int16)[:, order]
-    a["penalties"][:, :n] += taken
-    a["rows"] = rows_array([rows for _, _, _, rows in turns])
+    a["penalties"][:, :n] += np.asarray(taken, dtype=np.int16)[:, order]
+    a["rows"] = np.asarray(rows, dtype=np.int8).copy()
     return RawViews(**a)
 
 
@@ -354,38 +353,37 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
             for w, cards in zip(group, drawn):
                 picks[w] = cards
     n, seat = view.players, view.seat
-    immediate = np.zeros((len(worlds), len(hand)))
-    nexts = []
-    rollouts = []
-    for w, (hands, theirs) in enumerate(zip(worlds, picks)):
-        for j, card in enumerate(hand):
-            cards = [card if k == seat else theirs[k] for k in range(n)]
-            rows, taken = c_play_turn(view.rows, cards, [None] * n)
-            own = taken[seat]
-            if options.reward is Reward.RELATIVE:
-                own -= (sum(taken) - own) / (n - 1)
-            immediate[w, j] = own
-            if options.leaf is Leaf.NET:
-                nexts.append((j, cards, taken, rows))
-            elif options.leaf in (Leaf.ROLLOUT, Leaf.PLAYOUT):
-                rest = [c for c in hand if c != card]
-                left = [rest if k == seat else [c for c in hands[k] if c != theirs[k]]
-                        for k in range(n)]
-                rollouts.append((rows, left, cards, taken))
+    # every (world, card of ours) turn in one C call: our card against the world's draws
+    cards = np.array([[card if k == seat else theirs[k] for k in range(n)]
+                      for theirs in picks for card in hand], dtype=np.int64)    # [W * H, n]
+    rows = np.repeat(rows_array([view.rows]), len(cards), axis=0)
+    taken = play_turns(rows, cards)                          # rows: now after the turn
+    own = taken[:, seat].astype(np.float64)
+    if options.reward is Reward.RELATIVE:
+        own -= (taken.sum(axis=1) - taken[:, seat]) / (n - 1)
+    immediate = own.reshape(len(worlds), len(hand))
+    slots = np.tile(np.arange(len(hand)), len(worlds))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
-        values = net.values(encode(next_views(view, parent, nexts), WORLD_COST_SAMPLES))
+        values = net.values(encode(next_views(view, parent, slots, cards, taken, rows),
+                                   WORLD_COST_SAMPLES))
         leaf = values.astype(np.float64).reshape(immediate.shape)
-    elif options.leaf is Leaf.ROLLOUT:
-        seed = rng.getrandbits(63)
-        leaf = np.array([finish_round(rows, left, seed + i, "heuristic")[1][seat]
-                         for i, (rows, left, _, _) in enumerate(rollouts)],
-                        dtype=np.float64).reshape(immediate.shape)
-    elif options.leaf is Leaf.PLAYOUT:
-        leaf = playouts(net, view, parent, rollouts, rng, options.depth,
-                        models if others_net is not None else None, shared=len(hand),
-                        model_of=np.repeat(model_of, len(hand)), plan=options.plan,
-                        prior=options.prior).reshape(immediate.shape)
+    elif options.leaf in (Leaf.ROLLOUT, Leaf.PLAYOUT):
+        # every seat's hand after the turn: ours without the card, theirs without theirs
+        left = np.repeat(np.array(worlds, dtype=np.int64), len(hand), axis=0)   # [T, n, size]
+        left = np.where(left == cards[:, :, None], 0, left)
+        if options.leaf is Leaf.ROLLOUT:
+            seed = rng.getrandbits(63)
+            leaf = np.array([finish_round([[int(c) for c in row if c] for row in rows[i]],
+                                          [[int(c) for c in h if c] for h in left[i]],
+                                          seed + i, "heuristic")[1][seat]
+                             for i in range(len(cards))],
+                            dtype=np.float64).reshape(immediate.shape)
+        else:
+            leaf = playouts(net, view, parent, rows, left, cards, taken, rng, options.depth,
+                            models if others_net is not None else None, shared=len(hand),
+                            model_of=np.repeat(model_of, len(hand)), plan=options.plan,
+                            prior=options.prior).reshape(immediate.shape)
     totals = immediate + leaf
     means = totals.mean(axis=0)
     spreads = totals.std(axis=0)
@@ -399,14 +397,15 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                       float(scores[j]), samples) for j, card in enumerate(hand)]
 
 
-def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
-             starts: Sequence[Tuple[list, List[List[int]], Sequence[int], Sequence[int]]],
+def playouts(net: PolicyNet, view: PlayerView, parent: RawViews, rows: np.ndarray,
+             left: np.ndarray, cards: np.ndarray, taken: np.ndarray,
              rng: Random, depth: int = HAND_SIZE,
              others_net: Models = None, shared: int = 1,
              model_of: Optional[np.ndarray] = None, plan: int = 0,
              prior: float = 0.0) -> np.ndarray:
-    """Our bullheads from each start (the rows, every seat's hand, the turn's cards and
-    bullheads, just after our candidate turn) to the end of the round, every seat playing
+    """Our bullheads from each of T starts (just after our candidate turn: the rows [T, 4,
+    5], every seat's hand [T, n, size] with 0 for the card played, the turn's cards and
+    bullheads [T, n]) to the end of the round, every seat playing
     the card it samples from the network's policy on its own view (the other seats from
     `others_net`'s if given; of several, start i's from `others_net[model_of[i]]`); a
     too-low card takes the cheapest row. After `depth` turns the
@@ -420,19 +419,18 @@ def playouts(net: PolicyNet, view: PlayerView, parent: RawViews,
     card of ours is played against K draws of the others' cards (the same K for every card
     of ours) and played out from there, and the start's value is that of the card with the
     least mean (plus `prior` times the policy's surprise at it, as at the root)."""
-    n, seat, count = view.players, view.seat, len(starts)
-    size = len(starts[0][1][seat])
+    n, seat, count = view.players, view.seat, len(rows)
     gen = np.random.default_rng(rng.getrandbits(63))
     hands = np.zeros((count, n, HAND_SIZE), dtype=np.int8)
-    for i, (_, left, _, _) in enumerate(starts):
-        for k in range(n):
-            hands[i, k, :size] = sorted(left[k])
+    size = left.shape[2] - 1
+    # each hand ascending without its played card (the 0 sorts first: drop it)
+    hands[:, :, :size] = np.sort(left, axis=2)[:, :, 1:]
     seen = np.repeat(parent.seen, count, axis=0)
-    np.put_along_axis(seen, np.array([c for _, _, c, _ in starts]), True, axis=1)
-    penalties = np.array([view.penalties] * count) + np.array([t for _, _, _, t in starts])
+    np.put_along_axis(seen, np.asarray(cards, dtype=np.int64), True, axis=1)
+    penalties = np.array([view.penalties] * count) + taken
     scores = np.array([view.scores or (0,) * n] * count)
-    tables = Tables(n, view.config.deck, view.turn + 1, [r for r, _, _, _ in starts], hands,
-                    seen, penalties, scores)
+    tables = Tables(n, view.config.deck, view.turn + 1, rows.copy(), hands, seen, penalties,
+                    scores)
     models = _models(others_net, net) if others_net is not None else None
     of = np.zeros(count, dtype=np.int64) if model_of is None else np.asarray(model_of)
     if plan and size > 1 and depth >= 1:
