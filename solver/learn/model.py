@@ -58,20 +58,32 @@ class PolicyNet:
         return int(self.weights["b1"].shape[0])
 
     def forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
-        """(logits [B, 10], empty slots at -1e9; value [B]). A batch of mixed hand sizes (the
-        views of a likelihood: every earlier turn) goes by size, so that no row pays for the
-        empty slots of a longer hand."""
+        """(logits [B, 10], empty slots at -1e9; value [B])."""
+        return self._by_size(x, True)
+
+    def logits(self, x: Encoded) -> np.ndarray:
+        """The logits [B, 10] alone (the value head not computed: a search that weighs or
+        draws cards needs only these)."""
+        return self._by_size(x, False)[0]
+
+    def _by_size(self, x: Encoded, value: bool) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+        """`_forward` on the batch; a batch of mixed hand sizes (the views of a likelihood:
+        every earlier turn) goes by size, so that no row pays for the empty slots of a
+        longer hand."""
         sizes = x.mask.sum(axis=1)
         if len(sizes) < 2 * HAND_SIZE or sizes.min() == sizes.max():
-            return self._forward(x)
+            return self._forward(x, value)
         logits = np.full(x.mask.shape, NEG, dtype=np.float32)
-        values = np.empty(len(sizes), dtype=np.float32)
+        values = np.empty(len(sizes), dtype=np.float32) if value else None
         for size in np.unique(sizes):
             rows = np.flatnonzero(sizes == size)
-            logits[rows], values[rows] = self._forward(x.subset(rows))
+            logits[rows], part = self._forward(x.subset(rows), value)
+            if values is not None:
+                values[rows] = part
         return logits, values
 
-    def _forward(self, x: Encoded) -> Tuple[np.ndarray, np.ndarray]:
+    def _forward(self, x: Encoded, value: bool = True
+                 ) -> Tuple[np.ndarray, Optional[np.ndarray]]:
         w = self.weights
         h2, ctx, mask, k = self._trunk(x)
         b, h = h2.shape[0], h2.shape[2]
@@ -80,7 +92,7 @@ class PolicyNet:
         scores = _relu(h3).reshape(b * k, h) @ w["pol_out"][:, 0]
         logits = np.full(x.mask.shape, NEG, dtype=np.float32)
         logits[:, :k] = np.where(mask, scores.reshape(b, k) + w["pol_out_b"][0], NEG)
-        return logits, self._value(ctx)
+        return logits, (self._value(ctx) if value else None)
 
     def values(self, x: Encoded) -> np.ndarray:
         """The value [B] alone (the policy head not computed)."""
@@ -121,7 +133,7 @@ class PolicyNet:
 
     def best_cards(self, views: Sequence[PlayerView]) -> List[int]:
         """The most likely card of each view (ties: the lower card), in one batch."""
-        return likeliest_cards(views, self.policy(views)[0])
+        return likeliest_cards(views, self.logits(encode(raw_views(views))))
 
     def save(self, path: str) -> None:
         np.savez(path, meta=np.array(json.dumps(self.meta, sort_keys=True)),

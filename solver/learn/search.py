@@ -193,7 +193,7 @@ def models_log_likelihoods(nets: Sequence[PolicyNet], view: PlayerView,
     encoded = encode(raw, WORLD_COST_SAMPLES)
     out = np.zeros((len(nets), len(worlds)))
     for m, net in enumerate(nets):
-        logits, _ = net.forward(encoded)
+        logits = net.logits(encoded)
         chosen = log_softmax(logits)[np.arange(count), slots]
         out[m] = chosen.reshape(len(worlds), len(moments)).sum(axis=1)
     return out
@@ -269,7 +269,7 @@ def others_cards(net: PolicyNet, view: PlayerView, worlds: Sequence[Hands], rng:
     world). `parent`: the seat's raw view, if made already."""
     seats = [k for k in range(view.players) if k != view.seat]
     parent = raw_views([view]) if parent is None else parent
-    logits, _ = net.forward(encode(others_views(view, parent, worlds), WORLD_COST_SAMPLES))
+    logits = net.logits(encode(others_views(view, parent, worlds), WORLD_COST_SAMPLES))
     index = sample_slots(logits, len(view.hand), np.random.default_rng(rng.getrandbits(63)),
                          temperature)
     out, i = [], 0
@@ -390,7 +390,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     surprise = np.zeros(len(hand))
     if options.prior > 0:
         # the policy's own say: an unlikely card pays prior * -log(its probability)
-        logits, _ = net.forward(encode(parent))
+        logits = net.logits(encode(parent))
         surprise = -log_softmax(logits[0, :len(hand)])
     scores = means + options.prior * surprise
     return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
@@ -445,17 +445,17 @@ def _seat_logits(tables: Tables, net: PolicyNet, models: Optional[List[PolicyNet
     n, count = tables.players, tables.count
     encoded = encode(tables.views(), WORLD_COST_SAMPLES)
     if models is None:
-        return net.forward(encoded)[0]
+        return net.logits(encoded)
     mine = np.arange(count) * n + seat
     theirs = np.ones(count * n, dtype=bool)
     theirs[mine] = False
     by_row = np.repeat(of, n)                      # each row's table's model
     logits = np.empty((count * n, HAND_SIZE), dtype=np.float32)
-    logits[mine] = net.forward(encoded.subset(mine))[0]
+    logits[mine] = net.logits(encoded.subset(mine))
     for m, model in enumerate(models):
         rows = np.flatnonzero(theirs & (by_row == m))
         if len(rows):
-            logits[rows] = model.forward(encoded.subset(rows))[0]
+            logits[rows] = model.logits(encoded.subset(rows))
     return logits
 
 

@@ -71,7 +71,7 @@ def selfplay_rounds(config: SelfPlayConfig, first: int, count: int) -> Dict[str,
         steps = []
         while tables.size > 1:
             views = tables.views()
-            logits, _ = net.forward(encode(views))
+            logits = net.logits(encode(views))
             index = sample_slots(logits, tables.size, gen, config.temperature)
             steps.append((views, tables.penalties.copy()))
             tables.play(index.reshape(tables.count, players))
