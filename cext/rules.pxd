@@ -139,3 +139,25 @@ cdef inline void load_rows(Row* out, rows) except *:
 
 cdef inline list dump_rows(const Row* rows):
     return [[rows[r].cards[i] for i in range(rows[r].length)] for r in range(N_ROWS)]
+
+
+# conversions between rows as arrays (4 x 5 cells of int8, each row's cards then 0) and C rows
+cdef inline void rows_from_cells(Row* out, const signed char* cells) noexcept nogil:
+    """out[0..3] from the 4 x 5 cells (the 0 cells are skipped)."""
+    cdef int r, i, card
+    for r in range(N_ROWS):
+        out[r].length = 0
+        out[r].bulls = 0
+        for i in range(ROW_LIMIT):
+            card = cells[r * ROW_LIMIT + i]
+            if card > 0:
+                out[r].cards[out[r].length] = card
+                out[r].length += 1
+                out[r].bulls += bullheads(card)
+
+cdef inline void rows_to_cells(const Row* rows, signed char* cells) noexcept nogil:
+    """The 4 x 5 cells of rows[0..3]: each row's cards, then 0."""
+    cdef int r, i
+    for r in range(N_ROWS):
+        for i in range(ROW_LIMIT):
+            cells[r * ROW_LIMIT + i] = rows[r].cards[i] if i < rows[r].length else 0

@@ -5,7 +5,8 @@ import numpy as np
 
 from libc.stdint cimport int64_t, uint64_t
 from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
-                    resolve_turn, splitmix64, random_below, load_rows, dump_rows)
+                    resolve_turn, splitmix64, random_below, load_rows, dump_rows,
+                    rows_from_cells, rows_to_cells)
 
 from solver.core.rules import GameConfig
 
@@ -46,7 +47,7 @@ def play_turns(signed char[:, :, ::1] rows, cards):
     cdef int chosen[MAX_PLAYERS]
     cdef int got[MAX_PLAYERS]
     cdef Py_ssize_t p
-    cdef int k, r, i, card, n = c.shape[1]
+    cdef int k, r, n = c.shape[1]
     if c.shape[0] != rows.shape[0] or rows.shape[1] != N_ROWS or rows.shape[2] != ROW_LIMIT:
         raise ValueError("rows [P, 4, 5] and cards [P, n] needed")
     if not 1 <= n <= MAX_PLAYERS:
@@ -62,24 +63,13 @@ def play_turns(signed char[:, :, ::1] rows, cards):
                 raise ValueError(f"table {p}: row {r + 1} is empty")
     with nogil:
         for p in range(c.shape[0]):
-            for r in range(N_ROWS):
-                table[r].length = 0
-                table[r].bulls = 0
-                for i in range(ROW_LIMIT):
-                    card = rows[p, r, i]
-                    if card <= 0:
-                        break
-                    table[r].cards[i] = card
-                    table[r].length += 1
-                    table[r].bulls += bullheads(card)
+            rows_from_cells(table, &rows[p, 0, 0])
             for k in range(n):
                 played[k] = <int>c[p, k]
                 chosen[k] = CHEAPEST
                 got[k] = 0
             resolve_turn(table, played, chosen, n, got)
-            for r in range(N_ROWS):
-                for i in range(ROW_LIMIT):
-                    rows[p, r, i] = table[r].cards[i] if i < table[r].length else 0
+            rows_to_cells(table, &rows[p, 0, 0])
             for k in range(n):
                 taken[p, k] = got[k]
     return result

@@ -47,7 +47,7 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from rules cimport (Row, N_ROWS, ROW_LIMIT, MAX_CARD, MAX_PLAYERS, HAND_SIZE, CHEAPEST, bullheads,
                     row_end, target_row, take_row, place_on, cheapest_row, resolve_turn,
                     splitmix64, random_below, load_rows,
-                    dump_rows)
+                    dump_rows, rows_from_cells)
 from sim cimport (State, POLICY_RANDOM, POLICY_HEURISTIC, state_copy, state_take_card,
                   state_apply, playout, shuffle_prefix, heuristic_index)
 from tree cimport Arm, Tree, mix64, arm_key, table_slot, tree_init, tree_free, tree_arm, tree_child
@@ -738,7 +738,7 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
     cdef uint64_t hand_bits[2]
     cdef double totals[HAND_SIZE]
     cdef int pool[MAX_CARD + 1]
-    cdef int b, r, i, slot, n, opponents, k, card, count, t
+    cdef int b, slot, n, opponents, k, card, count, t
     cdef uint64_t rng
     for b in range(hands.shape[0]):
         opponents = players[b] - 1
@@ -748,14 +748,7 @@ cdef void batch_costs(const signed char[:, :, ::1] rows, const signed char[:, ::
                 n += 1
         if hands[b, 0] <= 0 or n < opponents + 1 or not 1 <= opponents < MAX_PLAYERS:
             continue
-        for r in range(N_ROWS):
-            start[r].length = 0
-            start[r].bulls = 0
-            for i in range(rows.shape[2]):
-                if rows[b, r, i] > 0:
-                    start[r].cards[start[r].length] = rows[b, r, i]
-                    start[r].length += 1
-                    start[r].bulls += bullheads(rows[b, r, i])
+        rows_from_cells(start, &rows[b, 0, 0])
         count = 0
         hand_bits[0] = 0
         hand_bits[1] = 0

@@ -14,21 +14,19 @@ import numpy as np
 
 from .._rules import play_turns
 from ..core.rules import HAND_SIZE
-from .features import MAX_SEATS, RawViews, rows_array
+from .features import MAX_SEATS, RawViews
 
 EMPTY = 127          # a sorting key above every card, for the empty slots of a hand
 
 
 class Tables:
-    def __init__(self, players: int, deck: int, turn: int, rows,
+    def __init__(self, players: int, deck: int, turn: int, rows: np.ndarray,
                  hands: np.ndarray, seen: np.ndarray, penalties: np.ndarray,
                  scores: np.ndarray):
-        """rows: [P, 4, 5] int8 as they lie, 0 after each row's end (or P tables as lists,
-        made into that); hands [P, n, 10] ascending then 0; seen [P, 105] bool; penalties
-        and scores [P, n], by seat."""
+        """rows [P, 4, 5] as they lie, 0 after each row's end (`rows_array`); hands [P, n,
+        10] ascending then 0; seen [P, 105] bool; penalties and scores [P, n], by seat."""
         self.players, self.deck, self.turn = players, deck, turn
-        self.rows = (np.ascontiguousarray(rows, dtype=np.int8) if isinstance(rows, np.ndarray)
-                     else rows_array(rows))
+        self.rows = np.ascontiguousarray(rows, dtype=np.int8)
         self.hands = hands.astype(np.int8)
         self.seen = seen.astype(bool)
         self.penalties = penalties.astype(np.int64)

@@ -362,9 +362,9 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     if options.reward is Reward.RELATIVE:
         own -= (taken.sum(axis=1) - taken[:, seat]) / (n - 1)
     immediate = own.reshape(len(worlds), len(hand))
-    slots = np.tile(np.arange(len(hand)), len(worlds))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
+        slots = np.tile(np.arange(len(hand)), len(worlds))     # our card's, world by world
         values = net.values(encode(next_views(view, parent, slots, cards, taken, rows),
                                    WORLD_COST_SAMPLES))
         leaf = values.astype(np.float64).reshape(immediate.shape)

@@ -22,7 +22,7 @@ from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..core.deal import deal
 from .data import check_rounds
-from .features import CARDS, RawViews, encode
+from .features import CARDS, RawViews, encode, rows_array
 from .lockstep import Tables, sample_slots
 from .model import load_cached
 
@@ -99,5 +99,5 @@ def _start(players: int, positions: list) -> Tables:
         for row in position.rows:
             seen[i, list(row)] = True
     zeros = np.zeros((len(positions), players), dtype=np.int64)
-    return Tables(players, positions[0].deck, 0, [[list(r) for r in p.rows] for p in positions],
+    return Tables(players, positions[0].deck, 0, rows_array([p.rows for p in positions]),
                   hands, seen, zeros, zeros)
