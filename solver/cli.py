@@ -29,7 +29,7 @@ from .errors import EndOfInput, GameQuit, Interrupted
 from .files import check_writable, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
-from .play.bots import make_bot, parse_bot_names
+from .play.bots import BOTS, make_bot, parse_bot_names
 from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
 from .core.deal import deal
 from .play.runner import RoundResult, play_game
@@ -353,8 +353,8 @@ def play(players, bots, variant, threshold, seed):
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), required=True)
 @click.option("--bots", required=True,
-              help="Comma-separated bots: random, greedy, lowkeeper, safe, sampler, mcts, net,"
-                   " nsearch; options after colons, e.g. mcts:seconds=1 or mcts:iterations=2000:jobs=2.")
+              help=f"Comma-separated bots: {', '.join(BOTS)}; options after colons, e.g."
+                   " mcts:seconds=1 or mcts:iterations=2000:jobs=2 (docs/commands.md).")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
