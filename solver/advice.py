@@ -77,6 +77,7 @@ def position_view(position: Position, seat: int) -> PlayerView:
     round's start, its `played` cards are out of play, no earlier turn is known (so a
     belief over the hidden hands has nothing to weigh: every deal of the unseen cards is
     as likely)."""
+    seat = position.visible_seat(seat)
     rows = tuple(tuple(r) for r in position.rows)
     scores = position.extra.get("scores")
     config = GameConfig(players=position.players, deck=position.deck)

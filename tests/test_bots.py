@@ -2,7 +2,8 @@
 import pytest
 
 from solver.play.bots import BOTS, GreedyBot, card_risk, make_bot, parse_bot_names
-from solver.errors import ConfigError
+from solver.errors import ConfigError, PositionError
+from solver.core.position import Position
 from solver.core.player import PlayerView
 from solver.core.rules import GameConfig, cheapest_row, row_bullheads
 from solver.play.tournament import lineup, run_tournament
@@ -27,7 +28,7 @@ def test_greedy_avoids_the_sixth_card():
     rows = [[10, 11, 12, 13, 14], [30], [50], [70]]
     # 15 would surely be the 6th card on row 0 (no unseen card in between can take it first)
     assert card_risk(rows, 15, unseen=[40, 60], opponents=1) == row_bullheads(rows[0])
-    assert GreedyBot().choose_card(view(rows, [[15, 31], [40, 60]])) == 31
+    assert GreedyBot().choose_card(view(rows, [[15, 31], [40, 60]], config=GameConfig(2))) == 31
 
 
 def test_registry_and_names():
@@ -182,3 +183,44 @@ def test_progress_bar_is_drawn_on_a_terminal_only():
     drawn = terminal.getvalue().split("\r")
     assert drawn[-2].startswith("[" + "#" * 30 + "]") and "4/4 games" in drawn[-2]
     assert drawn[-1] == "\033[K"                    # erased at the end
+
+
+def test_a_view_built_by_hand_is_checked_where_it_is_made():
+    rows = ((10,), (20,), (30,), (40,))
+    good = dict(config=GameConfig(4), seat=2, rows=rows, hand=(31, 55), start_rows=rows,
+                played=(), penalties=(0,) * 4, scores=(0,) * 4, turn=8)
+    PlayerView(**good)
+    for change, words in [(dict(seat=7), "seat must be 0..3"),
+                          (dict(seat=True), "seat must be"),
+                          (dict(hand=(31, 200)), "1..104"),
+                          (dict(hand=(0, 5)), "1..104"),
+                          (dict(hand=("a",)), "1..104"),
+                          (dict(hand=tuple(range(41, 52))), "at most 10"),
+                          (dict(rows=rows[:3]), "4 rows"),
+                          (dict(rows=rows[:3] + ((41, 42, 43, 44, 45, 46),)), "4 rows"),
+                          (dict(penalties=(0,)), "penalties"),
+                          (dict(revealed=(1, 2)), "revealed")]:
+        with pytest.raises(ConfigError, match=words):
+            PlayerView(**dict(good, **change))
+    card_view = PlayerView(**good)
+    for spec in ("safe", "net", "belief", "mcts:iterations=100"):
+        with pytest.raises(ConfigError, match="row choice needs the turn's cards"):
+            make_bot(spec, 0).choose_row(card_view, 31)
+
+
+def test_a_position_s_view_names_a_bad_seat():
+    from solver.advice import position_view
+    position = Position.from_json('{"rows": [[10], [20], [30], [40]],'
+                                  ' "hands": [null, [1, 2, 3], null]}')
+    assert position_view(position, 1).hand == (1, 2, 3)
+    with pytest.raises(PositionError, match="player 1's hand is hidden"):
+        position_view(position, 0)
+    with pytest.raises(PositionError, match=r"seat must be 0..2 \(players 1..3\), got 7"):
+        position_view(position, 7)
+
+
+def test_a_tournament_seats_every_bot_or_says_so():
+    with pytest.raises(ConfigError, match="give at least 3 games"):
+        run_tournament(GameConfig(3), ["greedy", "safe", "random", "net", "lowkeeper"], 1)
+    summary = run_tournament(GameConfig(3), ["greedy", "safe", "random", "lowkeeper"], 2, seed=1)
+    assert all(bot["seat_games"] > 0 and bot["ci95"][0] >= 0 for bot in summary["bots"])

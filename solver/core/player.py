@@ -8,8 +8,10 @@ of the turn revealed). A bot that knows the mixed strategy its card is drawn fro
 """
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
+from numbers import Integral
 
-from .rules import GameConfig, cheapest_row
+from ..errors import ConfigError, quote
+from .rules import ROW_LIMIT, ROWS, GameConfig, cheapest_row
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,31 @@ class PlayerView:
     row_choices: Tuple[Tuple[Optional[int], ...], ...] = ()   # earlier turns, by seat
     out_of_play: Tuple[int, ...] = ()
 
+    def __post_init__(self):
+        # a view built by hand (the Python API) is refused here rather than deep in a bot;
+        # only what is cheap, as every view of every game passes here
+        n, deck, hand = self.config.players, self.config.deck, self.hand
+        if not (_is_int(self.seat) and 0 <= self.seat < n):
+            raise ConfigError(f"view: seat must be 0..{n - 1}, got {quote(self.seat)}")
+        sizes = set(map(len, self.rows))
+        if len(self.rows) != ROWS or min(sizes) < 1 or max(sizes) > ROW_LIMIT:
+            raise ConfigError(f"view: rows must be 4 rows of 1..5 cards, got {quote(self.rows)}")
+        try:
+            fine = not hand or min(hand) >= 1 and max(hand) <= deck
+        except TypeError:      # a card that does not compare with numbers
+            fine = False
+        if not fine:
+            raise ConfigError(f"view: the hand's cards must be integers 1..{deck},"
+                              f" got {quote(hand)}")
+        if len(hand) > self.config.hand_size:
+            raise ConfigError(f"view: the hand must be at most {self.config.hand_size} cards,"
+                              f" got {quote(hand)}")
+        if len(self.penalties) != n or len(self.scores) not in (0, n):
+            raise ConfigError(f"view: penalties (and scores, if any) must have {n} entries,"
+                              f" got {quote(self.penalties)} and {quote(self.scores)}")
+        if self.revealed is not None and len(self.revealed) != n:
+            raise ConfigError(f"view: revealed must have {n} cards, got {quote(self.revealed)}")
+
     @property
     def players(self) -> int:
         return self.config.players
@@ -50,6 +77,12 @@ class PlayerView:
     def hand_sizes(self) -> Tuple[int, ...]:
         """The cards each seat holds now (everyone plays one card a turn)."""
         return (len(self.hand),) * self.players
+
+    def turn_cards(self) -> Tuple[int, ...]:
+        """`revealed`, which a row choice needs: every card of the turn, by seat."""
+        if self.revealed is None:
+            raise ConfigError("view: a row choice needs the turn's cards (revealed), got None")
+        return self.revealed
 
     def unseen(self) -> List[int]:
         """Cards this seat has not seen: in the other hands, or out of play (104-card deck)."""
@@ -60,6 +93,10 @@ class PlayerView:
         if self.revealed:
             seen.update(self.revealed)
         return [c for c in range(1, self.config.deck + 1) if c not in seen]
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int or isinstance(value, Integral) and not isinstance(value, bool)
 
 
 class Player:

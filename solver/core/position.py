@@ -124,6 +124,19 @@ class Position:
             return viewer - 1
         return next(k for k, h in enumerate(self.hands) if h is not None)
 
+    def visible_seat(self, seat: Optional[int] = None, what: str = "position",
+                     error: type = errors.PositionError) -> int:
+        """`seat` (0-based; default `viewer_seat`) checked: a seat of the position whose hand
+        is visible (else `error`, naming the player and `what` the position is)."""
+        if seat is None:
+            return self.viewer_seat
+        if not (errors.is_integer(seat) and 0 <= seat < self.players):
+            raise error(f"seat must be 0..{self.players - 1} (players 1..{self.players}),"
+                        f" got {errors.quote(seat)}")
+        if self.hands[seat] is None:
+            raise error(f"player {seat + 1}'s hand is hidden in the {what}")
+        return seat
+
     @property
     def complete_information(self) -> bool:
         return all(h is not None for h in self.hands)
@@ -274,18 +287,17 @@ def _check_viewer(extra: Dict[str, Any], hands: Sequence[Hand]) -> None:
     players = len(hands)
     for key in ("viewer", "to_move"):
         viewer = extra.get(key)
-        if viewer is None:
-            continue
         what = "viewer" if key == "viewer" else "to_move (the viewer)"
-        if not (errors.is_integer(viewer) and 1 <= viewer <= players):
+        if viewer is not None and not (errors.is_integer(viewer) and 1 <= viewer <= players):
             raise errors.PositionError(f"{what} must be a player number 1..{players},"
                                        f" got {errors.quote_json(viewer)}")
-        if hands[viewer - 1] is None:
-            raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
     both = [extra.get(k) for k in ("viewer", "to_move")]
     if None not in both and both[0] != both[1]:
         raise errors.PositionError(f"viewer {both[0]} and to_move {both[1]} differ: they name"
                                    f" the same player (whose view the position is)")
+    viewer = both[0] if both[0] is not None else both[1]
+    if viewer is not None and hands[viewer - 1] is None:
+        raise errors.PositionError(f"the viewer's hand (player {viewer}) must be visible")
 
 
 def _flat_played(played: Any) -> Tuple[Any, ...]:

@@ -99,9 +99,7 @@ def record_view(start: Position, outcomes: Sequence[TurnOutcome],
     record's start rows as the round's start, every card and row choice of the turns, the
     start's `played` out of play; a round of 10 cards a hand, so a start with fewer is
     that many turns in)."""
-    seat = start.viewer_seat if seat is None else seat
-    if start.hands[seat] is None:
-        raise errors.RecordError(f"player {seat + 1}'s hand is hidden in the record")
+    seat = start.visible_seat(seat, "record", errors.RecordError)
     now = position_after(start, outcomes)
     config = GameConfig(players=start.players, deck=start.deck)
     scores = start.extra.get("scores")

@@ -384,7 +384,7 @@ class SearchPlayer(Player):
         policy = self.options.settled(view.players).policy.value
         if self.budget.iterations is not None:
             n = max(64, int(self.budget.iterations * self.row_share) // ROWS)
-            values = row_values(det, list(view.revealed), view.seat, n, seed, policy)
+            values = row_values(det, list(view.turn_cards()), view.seat, n, seed, policy)
         else:
             values = self._timed_rows(det, view, seed, policy)
         means = [s / n if n else math.inf for n, s, _ in values]
@@ -393,7 +393,7 @@ class SearchPlayer(Player):
     def _exact_row(self, view: PlayerView, card: int) -> int:
         """The exact solver's best row (the cheapest among the best), from the position
         before this turn: both hands with their cards of the turn back in."""
-        other = view.revealed[1 - view.seat]
+        other = view.turn_cards()[1 - view.seat]
         position = self._opponent_position(view, view.rows, sorted(view.hand + (card,)),
                                            sorted(view.unseen() + [other]))
         with Engine(position) as engine:
@@ -406,7 +406,7 @@ class SearchPlayer(Player):
         totals = [[0, 0.0, 0.0] for _ in range(ROWS)]
         batch = 0
         while True:
-            part = row_values(det, list(view.revealed), view.seat, 256,
+            part = row_values(det, list(view.turn_cards()), view.seat, 256,
                               derive_seed(seed, batch), policy)
             for acc, (n, s, q) in zip(totals, part):
                 acc[0] += n

@@ -35,6 +35,7 @@ class BotStats:
 
     def summary(self) -> Dict[str, Any]:
         mean, lo, hi = mean_ci95(self.round_penalties)
+        lo = max(0.0, lo)          # bullheads are never negative
         seats = len(self.game_scores)
         return {
             "name": self.name,
@@ -148,6 +149,11 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
         raise ConfigError(f"jobs must be an integer 1..{MAX_JOBS}, got {errors.quote(jobs)}")
     bots = list(names)
     labels = [name for name, _ in bot_entries(bots)]
+    seated = config.players + games - 1          # the lineup shifts one seat a game
+    if len(bots) > seated:
+        raise ConfigError(f"{len(bots)} bots, but {games} game(s) of {config.players} seats"
+                          f" seat only {seated} of them: give at least"
+                          f" {len(bots) - config.players + 1} games")
     stats = {name: BotStats(name) for name in labels}
     results: Dict[int, GameSummary] = {}
     if jobs == 1:
