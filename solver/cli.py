@@ -12,9 +12,10 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 from enum import IntEnum
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List, Optional, Tuple
 
 import click
 
@@ -26,7 +27,7 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import check_writable, write_text_file
+from .files import check_writable, stop_on_termination, stopped_by, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import BOTS, make_bot, parse_bot_names
@@ -52,6 +53,18 @@ class ExitStatus(IntEnum):
     NOT_ALL_SOLVED = 5  # `nimmt batch solve` finished, but some positions of its results
                         # file are not solved (errors, or stopped by a limit)
     INTERRUPTED = 130   # Ctrl-C (solve and best on the exact path still give the bounds)
+    HUNG_UP = 129       # SIGHUP (the terminal closed): stopped as by Ctrl-C
+    TERMINATED = 143    # SIGTERM (kill, timeout): stopped as by Ctrl-C
+
+
+def interruption() -> Tuple[str, int]:
+    """What stopped the command, and its exit status: Ctrl-C, or a termination signal."""
+    number = stopped_by()
+    if number == getattr(signal, "SIGTERM", None):
+        return "terminated (SIGTERM)", ExitStatus.TERMINATED
+    if number == getattr(signal, "SIGHUP", None):
+        return "hung up (SIGHUP)", ExitStatus.HUNG_UP
+    return "interrupted (Ctrl-C)", ExitStatus.INTERRUPTED
 
 
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
@@ -62,6 +75,7 @@ class NimmtGroup(click.Group):
     """A click group whose commands never show a traceback for bad input."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        stop_on_termination()
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except NoArgsIsHelpError as exc:          # bare `nimmt`: the help, not an error
@@ -69,15 +83,15 @@ class NimmtGroup(click.Group):
             rv = 0
         except click.ClickException as exc:      # usage errors: bad option, missing argument...
             fail(_usage_message(exc))
-        except Interrupted:                      # Ctrl-C in a command
-            fail("interrupted (Ctrl-C)", ExitStatus.INTERRUPTED)
+        except Interrupted:                      # Ctrl-C (or SIGTERM) in a command
+            fail(*interruption())
         except click.Abort as exc:               # Ctrl-C (or end of input) outside a command
-            ended = isinstance(exc.__context__, EOFError)
-            fail("end of input" if ended else "interrupted (Ctrl-C)",
-                 ExitStatus.INPUT_ENDED if ended else ExitStatus.INTERRUPTED)
+            if isinstance(exc.__context__, EOFError):
+                fail("end of input", ExitStatus.INPUT_ENDED)
+            fail(*interruption())
         except errors.SearchLimitError as exc:   # before NimmtError, its base class
             fail(f"value NOT proven: {exc}",
-                 ExitStatus.INTERRUPTED if exc.interrupted else ExitStatus.NOT_PROVEN)
+                 interruption()[1] if exc.interrupted else ExitStatus.NOT_PROVEN)
         except EndOfInput as exc:                # `nimmt play`: the input ended mid-game
             fail(str(exc), ExitStatus.INPUT_ENDED)
         except (errors.NimmtError, ValueError, OSError) as exc:
@@ -147,6 +161,8 @@ def main():
            (errors, or stopped by a limit: counted on stderr and in the results)
       130  interrupted by Ctrl-C (solve, and best on 2 visible hands, still give
            the bounds proven so far)
+      129  stopped by SIGHUP (the terminal closed), as cleanly as by Ctrl-C
+      143  stopped by SIGTERM (kill, timeout), as cleanly as by Ctrl-C
     """
 
 
@@ -976,7 +992,8 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     results = ResultsFile(out)
     results.lock()
     try:
-        state = results.resume({task.line: task.key for task in tasks})
+        state = results.resume({task.line: task.key for task in tasks},
+                               {"card_values": card_values, "row_choices": row_choices})
         results.check_writable()
         todo = [task for task in tasks if task.line not in state.done]
         summary = BatchSummary(len(tasks), skipped=len(tasks) - len(todo),

@@ -10,25 +10,65 @@ from typing import Callable, Iterator
 from . import errors
 
 
+# the signals that stop a command cleanly: Ctrl-C, and (`stop_on_termination`) the polite
+# requests to end of `kill`, `timeout`, a closed terminal
+TERMINATION = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                    if hasattr(signal, name))
+STOPS = (signal.SIGINT,) + TERMINATION
+_stopped_by = [signal.SIGINT]      # the last stop signal taken (Ctrl-C unless another came)
+_fork_hook: list = []              # registered once a process
+
+
 @contextlib.contextmanager
 def interrupts_held() -> Iterator[None]:
-    """Ctrl-C waits until the block ends, then takes its course (KeyboardInterrupt, or
-    whatever handler was there): a write it would cut in the middle finishes first. A
-    handler of our own for the time of the block, not a blocked signal: a process with other
-    threads (BLAS's) would take a blocked signal on one of them, and Python runs its handler
-    on the main thread all the same. Only on the main thread, where Python takes signals."""
+    """Ctrl-C (and a termination signal) waits until the block ends, then takes its course
+    (KeyboardInterrupt, or whatever handler was there): a write it would cut in the middle
+    finishes first. A handler of our own for the time of the block, not a blocked signal: a
+    process with other threads (BLAS's) would take a blocked signal on one of them, and
+    Python runs its handler on the main thread all the same. Only on the main thread, where
+    Python takes signals."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     caught = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    previous = {number: signal.signal(number, lambda n, frame: caught.append(n))
+                for number in STOPS}
     try:
         yield
     finally:
-        # None: a handler not set from Python; Python's own is the nearest
-        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
+        for number, handler in previous.items():
+            # None: a handler not set from Python; Python's own is the nearest for Ctrl-C
+            default = signal.default_int_handler if number == signal.SIGINT else signal.SIG_DFL
+            signal.signal(number, default if handler is None else handler)
         if caught:
-            signal.raise_signal(signal.SIGINT)      # to this thread, under the old handler
+            signal.raise_signal(caught[0])      # to this thread, under the old handler
+
+
+def stop_on_termination() -> None:
+    """From now on SIGTERM and SIGHUP stop this process as Ctrl-C does (a KeyboardInterrupt:
+    the proven bounds printed, a batch's lines whole); `stopped_by` says which came. Forked
+    workers get the default back, so that terminating one ends it at once."""
+    for number in TERMINATION:
+        signal.signal(number, _terminate)
+    if hasattr(os, "register_at_fork") and not _fork_hook:
+        os.register_at_fork(after_in_child=_default_termination)
+        _fork_hook.append(True)
+
+
+def stopped_by() -> int:
+    """The signal that stopped the command: SIGINT (Ctrl-C) unless a termination signal came."""
+    return _stopped_by[0]
+
+
+def _terminate(number: int, frame) -> None:
+    _stopped_by[0] = number
+    raise KeyboardInterrupt
+
+
+def _default_termination() -> None:
+    for number in TERMINATION:
+        if signal.getsignal(number) is _terminate:
+            signal.signal(number, signal.SIG_DFL)
 
 
 def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") -> str:

@@ -239,11 +239,72 @@ def test_a_changed_input_is_refused(tmp_path):
     assert_input_error(run(["batch", "solve", str(source), "--out", str(not_results)]),
                        "not a batch results file")
     assert out.read_bytes() == before and not_results.read_text() == "my notes\n"
+    for text in ("my notes\nno newline at the end", "no newline at all",
+                 before.decode() + "a last line"):     # no torn result: left as it was
+        not_results.write_text(text)
+        assert_input_error(run(["batch", "solve", str(source), "--out", str(not_results)]),
+                           "not a batch results file")
+        assert not_results.read_text() == text
     nested = tmp_path / "nested.jsonl"          # JSON nested too deep for Python's parser
     nested.write_text("[" * 100_000 + "\n")
     assert_input_error(run(["batch", "solve", str(source), "--out", str(nested)]),
                        "not a batch results file", "its line 1")
     assert nested.read_text() == "[" * 100_000 + "\n"
+
+
+def test_an_edited_input_line_s_result_is_named_for_removal(tmp_path):
+    lines = deal_lines(6, 14)
+    source = write_input(tmp_path, lines)
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    edited = write_input(tmp_path, lines[:2] + ["not a position"] + lines[3:], "edited.jsonl")
+    assert_input_error(run(["batch", "solve", str(edited), "--out", str(out)]),
+                       "its line 3 is the result of another position", "remove")
+    kept = [line for line in out.read_text().splitlines() if '"line": 3,' not in line]
+    out.write_text("\n".join(kept) + "\n")            # as the message says
+    result = run(["batch", "solve", str(edited), "--out", str(out)])
+    assert result.exit_code == 5 and len(read_results(out)) == 6
+
+
+def test_a_resume_with_other_result_options_is_refused(tmp_path):
+    source = write_input(tmp_path, deal_lines(3, 14))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    before = out.read_bytes()
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(out), "--card-values"]),
+                       "written without --card-values")
+    out.write_bytes(before.splitlines(keepends=True)[0])
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(out), "--row-choices"]),
+                       "written without --row-choices")
+    assert out.read_bytes() == before.splitlines(keepends=True)[0]
+
+
+def test_a_solved_line_without_its_value_is_not_a_result(tmp_path):
+    source = write_input(tmp_path, deal_lines(3, 14))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    first = json.loads(out.read_text().splitlines()[0])
+    del first["value"]
+    out.write_text(json.dumps(first) + "\n")
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(out)]),
+                       "its line 1 is not a whole result", "remove that line")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a named pipe")
+def test_an_out_that_is_no_regular_file_is_refused_at_once(tmp_path):
+    source = write_input(tmp_path, deal_lines(2, 14))
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)            # opening it to write would wait for a reader forever
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(pipe)]),
+                       "not a regular file")
+
+
+def test_a_run_that_fails_before_its_first_result_leaves_no_file(tmp_path):
+    source = write_input(tmp_path, deal_lines(2, 14))
+    out = tmp_path / "out.jsonl"
+    assert_input_error(run(["batch", "solve", str(source), "--out", str(out),
+                            "--tt-size", "65536", "--jobs", "64"]), "--tt-size")
+    assert not out.exists()
 
 
 def test_one_damaged_line_names_itself_and_the_way_out(tmp_path):
@@ -280,7 +341,9 @@ def test_tables_fit_the_memory_available():
     assert plan.capped and plan.table_mb(10) == plan.cap_mb and plan.table_mb(5) == 8
     assert 4 * (plan.cap_mb + 100 + 256) <= 8000
     assert not plan_tables(1, [6], None, available=8000.0).capped
-    assert plan_tables(4, [10], 64.0, available=10.0).table_mb(10) == 64.0
+    assert plan_tables(4, [10], 64.0, available=1000.0).table_mb(10) == 64.0
+    with pytest.raises(NimmtError, match="more than the 10 MB of memory available"):
+        plan_tables(4, [10], 64.0, available=10.0)
     with pytest.raises(NimmtError, match="not enough memory"):
         plan_tables(8, [10], None, available=1000.0)
     assert TablePlan(1, fixed_mb=2.0).table_mb(3) == 2.0
@@ -395,18 +458,24 @@ def test_a_killed_worker_s_position_is_solved_by_a_new_worker(tmp_path):
     assert essentials(records) == essentials(read_results(reference))
 
 
-def test_ctrl_c_exits_130_with_an_intact_file(tmp_path):
-    # 7 cards: the batch lasts a few seconds, so Ctrl-C comes well before its end
+@pytest.mark.parametrize("stop, status, said", [
+    (signal.SIGINT, 130, "interrupted (Ctrl-C)"),
+    (signal.SIGTERM, 143, "terminated (SIGTERM)")])
+def test_ctrl_c_or_sigterm_stops_cleanly_with_an_intact_file(tmp_path, stop, status, said):
+    # 7 cards: the batch lasts a few seconds, so the stop comes well before its end
     source = write_input(tmp_path, deal_lines(40, 16, cards=7))
     out = tmp_path / "out.jsonl"
     process = batch_process(source, out)
     wait_for_lines(out, 3, process)                 # in the middle of the batch
-    process.send_signal(signal.SIGINT)
-    assert process.wait(30) == 130
+    process.send_signal(stop)
+    assert process.wait(30) == status
     stderr = process.stderr.read()
-    assert "interrupted" in stderr and "Traceback" not in stderr
+    assert "Traceback" not in stderr and said in stderr
     records = read_results(out)                     # whole lines only
     assert len(records) == len({r["line"] for r in records}) < 40
+    # the summary counts what the file holds, even when the stop came during a write
+    assert f"interrupted: {len(records)} of 40 positions" in stderr
+    assert no_process_left(str(out))
     final = batch_process(source, out)
     assert final.wait(120) == 0, final.stderr.read()
     assert len(read_results(out)) == 40

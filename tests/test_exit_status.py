@@ -28,7 +28,7 @@ def error_line(result) -> str:
 
 
 def test_the_statuses_are_the_documented_ones():
-    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 5, 130]
+    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 5, 130, 129, 143]
     help_text = run(["--help"]).stdout
     for status in ExitStatus:
         assert re.search(rf"^ +{int(status)} +\S", help_text, re.MULTILINE), status
@@ -130,7 +130,11 @@ def test_ctrl_c_in_play_is_130(monkeypatch):
     assert "interrupted" in error_line(result)
 
 
-def test_a_real_sigint_stops_solve_with_130_and_its_bounds():
+@pytest.mark.parametrize("stop, status, said", [
+    (signal.SIGINT, ExitStatus.INTERRUPTED, "Ctrl-C"),
+    (signal.SIGTERM, ExitStatus.TERMINATED, "SIGTERM"),
+    (signal.SIGHUP, ExitStatus.HUNG_UP, "SIGHUP")])
+def test_a_real_stop_signal_stops_solve_with_its_status_and_its_bounds(stop, status, said):
     process = subprocess.Popen(
         [sys.executable, "-m", "solver", "solve", EIGHT_CARDS], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -140,12 +144,12 @@ def test_a_real_sigint_stops_solve_with_130_and_its_bounds():
     deadline = time.monotonic() + 60
     while cpu_seconds(process.pid) < 1.5 and time.monotonic() < deadline:
         time.sleep(0.05)
-    process.send_signal(signal.SIGINT)
+    process.send_signal(stop)
     out, err = process.communicate(timeout=60)
-    assert process.returncode == ExitStatus.INTERRUPTED, err
+    assert process.returncode == status, err
     assert out == ""
     lines = err.splitlines()
-    assert len(lines) == 1 and "value NOT proven" in lines[0] and "Ctrl-C" in lines[0], err
+    assert len(lines) == 1 and "value NOT proven" in lines[0] and said in lines[0], err
 
 
 def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):

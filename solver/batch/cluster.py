@@ -7,14 +7,17 @@ as a local batch does (the same lines, resume and Ctrl-C). Dask is an optional d
 (the `batch` extra): it is imported only when a scheduler is given. Every worker needs this
 package, at the same version, importable.
 """
+import time
+import uuid
 from typing import Any, Callable, Dict, List, Optional
 
 from .. import errors
 from .memory import TablePlan, plan_tables
 from .results import ResultsFile
-from .runner import BatchOptions, BatchSummary, Task, error_record, solve_task
+from .runner import BatchOptions, BatchSummary, Task, error_record, result_writer, solve_task
 
 CONNECT_SECONDS = 10
+STOP_CHECK_SECONDS = 1.0     # how often a worker's search asks whether the run was stopped
 
 
 def _distributed():
@@ -48,11 +51,20 @@ def cluster_tables(client, hand_sizes, tt_mb: Optional[float]) -> TablePlan:
     return plan_tables(threads, hand_sizes, tt_mb, available)
 
 
-def _solve_on_worker(task: Task, options: BatchOptions) -> Dict[str, Any]:
-    from distributed import get_worker
-    record = solve_task(task, options, 0)
-    assert record is not None
-    record["worker"] = get_worker().address
+def _solve_on_worker(task: Task, options: BatchOptions, stop: str) -> Optional[Dict[str, Any]]:
+    """The result line of `task`, or None when the run was stopped (the Dask event `stop`
+    set: a running search cannot be cancelled from outside, so it looks once a second)."""
+    from distributed import Event, get_worker
+    event, checked = Event(stop), [time.monotonic()]
+
+    def watch(*_):
+        if time.monotonic() - checked[0] >= STOP_CHECK_SECONDS:
+            checked[0] = time.monotonic()
+            if event.is_set():
+                raise KeyboardInterrupt
+    record = solve_task(task, options, 0, watch)
+    if record is not None:
+        record["worker"] = get_worker().address
     return record
 
 
@@ -63,18 +75,15 @@ def run_on_cluster(client, tasks: List[Task], results: ResultsFile, options: Bat
     distributed = _distributed()
     summary = summary or BatchSummary(len(tasks))
 
-    def write(record: Dict[str, Any]) -> None:
-        results.append(record)
-        summary.counts[record["status"]] += 1
-        if on_result is not None:
-            on_result(record, summary)
+    write = result_writer(results, summary, on_result)
 
+    stop = distributed.Event(f"nimmt-batch-stop-{uuid.uuid4().hex}", client=client)
     futures = {}
     for task in tasks:
         if task.position is None:
             write(error_record(task, task.error or "not a position"))
         else:
-            futures[client.submit(_solve_on_worker, task, options, pure=False)] = task
+            futures[client.submit(_solve_on_worker, task, options, stop.name, pure=False)] = task
     try:
         for future in distributed.as_completed(list(futures)):
             task = futures[future]
@@ -84,8 +93,10 @@ def run_on_cluster(client, tasks: List[Task], results: ResultsFile, options: Bat
                 record = error_record(task, "the cluster failed on this position: "
                                             + (" ".join(str(exc).split()) or type(exc).__name__),
                                       retry=True)
-            write(record)
+            if record is not None:      # None: stopped, which only a stop of this run does
+                write(record)
     except BaseException:
+        stop.set()                  # the searches running on the workers stop too
         client.cancel(list(futures))
         raise
     return summary

@@ -66,6 +66,10 @@ def plan_tables(workers: int, hand_sizes: Iterable[int], tt_mb: Optional[float] 
     sizes = list(hand_sizes) or [1]
     largest = max(TT_MB_BY_HAND.get(h, SMALL_TT_MB) for h in sizes)
     if tt_mb is not None:
+        if available is not None and workers * tt_mb > available:
+            raise errors.NimmtError(
+                f"--tt-size {tt_mb:g} MB for {workers} worker(s) is more than the {available:.0f}"
+                f" MB of memory available: give a smaller --tt-size or fewer --jobs")
         return TablePlan(workers, fixed_mb=tt_mb, available_mb=available,
                          largest_default_mb=largest)
     if available is None:

@@ -15,9 +15,8 @@ from .. import errors
 from ..core.position import Position
 from ..core.rules import deck_bullheads
 from ..stats import mean_ci95, share_ci95
-from .results import ResultsFile
+from .results import STATUSES, ResultsFile
 
-STATUSES = ("solved", "limit", "error")
 QUANTILES = (("min", 0.0), ("p10", 0.1), ("p25", 0.25), ("median", 0.5), ("p75", 0.75),
              ("p90", 0.9), ("max", 1.0))
 MAX_BINS = 24

@@ -12,12 +12,13 @@ line in place). One run at a time writes a file: `lock` refuses a second.
 """
 import json
 import os
+import stat
 try:
     import fcntl
 except ImportError:          # Windows: no advisory locks, and no check for a second run
     fcntl = None
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
 from ..files import interrupts_held
@@ -54,6 +55,25 @@ def whole_lines(data: bytes) -> int:
     return len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
 
 
+STATUSES = ("solved", "limit", "error")
+_SHAPE = " (a JSON object with line and position)"
+
+
+def _is_result(record: Any) -> bool:
+    """A result line's shape: a JSON object with its input line and position."""
+    return (isinstance(record, dict) and errors.is_integer(record.get("line"))
+            and isinstance(record.get("position"), str))
+
+
+def _is_whole(record: Dict[str, Any]) -> bool:
+    """A result a run can stand on: a status, and a number as the value of a solved one (a
+    report checks the rest)."""
+    value = record.get("value")
+    return record.get("status") in STATUSES and (
+        record["status"] != "solved"
+        or isinstance(value, (int, float)) and not isinstance(value, bool))
+
+
 class ResultsFile:
     """The results file at `path`, checked against the input's keys (line number -> the
     position's text notation, or the line itself when it is not a position)."""
@@ -62,12 +82,17 @@ class ResultsFile:
         self.path = path
         self.name = errors.quote(path, errors.SHORT_PATH)
         self._lock_fd = None
+        self._created = False
 
     def lock(self) -> None:
         """Hold the file for this process (created if missing) until `unlock` or the
         process ends; refuse it when another run holds it: two runs would solve every
         position twice and write each result twice."""
         try:
+            # a device or a pipe would never give a results file back (and a pipe blocks)
+            existed = os.path.exists(self.path)
+            if existed and not stat.S_ISREG(os.stat(self.path).st_mode):
+                raise errors.NimmtError(f"cannot write {self.name}: not a regular file")
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
@@ -82,37 +107,74 @@ class ResultsFile:
             except OSError:
                 pass         # a file system without locks: the run goes on unguarded
         self._lock_fd = fd
+        self._created = not existed
         _HELD.add(fd)
 
     def unlock(self) -> None:
+        """Release the file; one this run made and left empty (it stopped before its first
+        result) is removed."""
         if self._lock_fd is not None:
+            if self._created and os.fstat(self._lock_fd).st_size == 0:
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
             _HELD.discard(self._lock_fd)
             os.close(self._lock_fd)        # closing releases the lock
             self._lock_fd = None
 
-    def resume(self, keys: Mapping[int, str]) -> ResumeState:
-        """Repair a torn last line and return the lines done; refuse a file that is not a
-        batch's results or whose lines are not those of this input."""
+    def resume(self, keys: Mapping[int, str], extras: Mapping[str, bool]) -> ResumeState:
+        """The lines done, once a torn last line is removed; refuse a file that is not a
+        batch's results, whose lines are not those of this input, or whose solved lines
+        were made with other `extras` (result keys by whether this run writes them), and
+        leave it as it was."""
         data = self._read(missing_ok=True)
         keep = whole_lines(data)
-        if keep < len(data):
-            self._truncate(keep)
+        if keep < len(data) and not data[keep:].startswith(b"{"):
+            raise errors.NimmtError(f"{self.name} is not a batch results file: its last line"
+                                    f" is not a result {_SHAPE};"
+                                    f" give a new --out file")
         done: Set[int] = set()
         unsolved = 0
-        for record in self._records(data[:keep], "; give a new --out file"):
-            line, position = record["line"], record["position"]
-            expected = keys.get(line)
-            if expected != position:
-                what = (f"it has a result for line {line}, which the input does not have"
-                        if expected is None else
-                        f"line {line} of the input is not the position it solved there,"
-                        f" {errors.quote(position, 40)}")
-                raise errors.NimmtError(f"{self.name} holds the results of another input:"
-                                        f" {what}; give a new --out file (or remove this one)")
+        records = self._records(data[:keep], "; give a new --out file")
+        changed = [(number, record) for number, record in enumerate(records, 1)
+                   if keys.get(record["line"]) != record["position"]]
+        if changed:
+            number, record = changed[0]
+            line = record["line"]
+            if line not in keys:
+                what = f"it has a result for line {line}, which the input does not have"
+            elif 2 * len(changed) >= len(records):
+                what = (f"line {line} of the input is not the position it solved there,"
+                        f" {errors.quote(record['position'], 40)}")
+            else:          # an input line or two edited since: their results can go
+                more = f" (and {len(changed) - 1} more)" if len(changed) > 1 else ""
+                raise errors.NimmtError(
+                    f"{self.name}: its line {number}{more} is the result of another position"
+                    f" than the input's line {line} now: remove those result lines (their"
+                    f" positions are solved again) or give a new --out file")
+            raise errors.NimmtError(f"{self.name} holds the results of another input: {what};"
+                                    f" give a new --out file (or remove this one)")
+        for number, record in enumerate(records, 1):
+            line = record["line"]
+            if not _is_whole(record):
+                raise errors.NimmtError(
+                    f"{self.name}: its line {number} is not a whole result (a status, and the"
+                    f" value if solved); remove that line (its position is solved again) or"
+                    f" give a new --out file")
+            if record["status"] == "solved":
+                for key, wanted in extras.items():
+                    if (key in record) != wanted:
+                        raise errors.NimmtError(
+                            f"{self.name} was written {'without' if wanted else 'with'}"
+                            f" --{key.replace('_', '-')} (its line {number}): resume with"
+                            f" the options it was made with, or give a new --out file")
             if record.get("retry") is True:
                 continue            # the machine failed there: solved again on resuming
             done.add(line)
-            unsolved += record.get("status") != "solved"
+            unsolved += record["status"] != "solved"
+        if keep < len(data):
+            self._truncate(keep)
         return ResumeState(done, len(data) - keep, unsolved)
 
     def read(self) -> Tuple[List[Dict[str, Any]], int]:
@@ -145,8 +207,7 @@ class ResultsFile:
                 record = json.loads(raw.decode("utf-8"))
             except (UnicodeError, ValueError, RecursionError):     # nested too deep: no result
                 record = None
-            if not (isinstance(record, dict) and errors.is_integer(record.get("line"))
-                    and isinstance(record.get("position"), str)):
+            if not _is_result(record):
                 if records and advice:       # results before it: one damaged line
                     raise errors.NimmtError(
                         f"{self.name}: its line {number} is not a result (a JSON object with"
@@ -154,7 +215,7 @@ class ResultsFile:
                         f" that line (its position is solved again) or give a new --out file")
                 raise errors.NimmtError(
                     f"{self.name} is not a batch results file: its line {number} is not a"
-                    f" result (a JSON object with line and position){advice}")
+                    f" result {_SHAPE}{advice}")
             records.append(record)
         return records
 
@@ -171,12 +232,14 @@ class ResultsFile:
         """Refuse a file that cannot be appended to before any solving starts."""
         self.append_bytes(b"")
 
-    def append(self, record: Dict[str, Any]) -> None:
-        """Append `record` as one line, on disk when this returns."""
+    def append(self, record: Dict[str, Any], written: Callable[[], None] = None) -> None:
+        """Append `record` as one line, on disk when this returns; `written()` is called once
+        it is, before a Ctrl-C held meanwhile takes its course (a count of the lines stays
+        true)."""
         text = json.dumps(record, allow_nan=False, separators=(", ", ": ")) + "\n"
-        self.append_bytes(text.encode("utf-8"))
+        self.append_bytes(text.encode("utf-8"), written)
 
-    def append_bytes(self, data: bytes) -> None:
+    def append_bytes(self, data: bytes, written: Callable[[], None] = None) -> None:
         try:
             with interrupts_held():     # Ctrl-C waits until the line is whole and on disk
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
@@ -187,5 +250,7 @@ class ResultsFile:
                     os.fsync(fd)
                 finally:
                     os.close(fd)
+                if written is not None:
+                    written()
         except OSError as exc:
             raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None

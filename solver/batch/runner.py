@@ -61,6 +61,9 @@ class BatchSummary:
     unsolved_before: int = 0
     counts: Dict[str, int] = field(default_factory=lambda: {"solved": 0, "limit": 0, "error": 0})
 
+    def count(self, record: Dict[str, Any]) -> None:
+        self.counts[record["status"]] += 1
+
     @property
     def done(self) -> int:
         return self.skipped + sum(self.counts.values())
@@ -225,6 +228,18 @@ def _context():
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
+def result_writer(results: ResultsFile, summary: BatchSummary,
+                  on_result: Optional[Callable[[Dict[str, Any], BatchSummary], None]]
+                  ) -> Callable[[Dict[str, Any]], None]:
+    """Append a result line to `results`, count it in `summary` once it is on disk (a Ctrl-C
+    held meanwhile leaves the count true), then call `on_result(record, summary)`."""
+    def write(record: Dict[str, Any]) -> None:
+        results.append(record, lambda: summary.count(record))
+        if on_result is not None:
+            on_result(record, summary)
+    return write
+
+
 def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jobs: int,
               on_result: Optional[Callable[[Dict[str, Any], BatchSummary], None]] = None,
               summary: Optional[BatchSummary] = None) -> BatchSummary:
@@ -234,11 +249,7 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
     pending: Deque[Task] = deque(tasks)
     deaths: Dict[int, int] = {}            # input line -> workers that died on it
 
-    def write(record: Dict[str, Any]) -> None:
-        results.append(record)
-        summary.counts[record["status"]] += 1
-        if on_result is not None:
-            on_result(record, summary)
+    write = result_writer(results, summary, on_result)
 
     def next_position() -> Optional[Task]:
         while pending:
