@@ -1,6 +1,7 @@
 """The Python API of seats and tables: the view at a row choice, the earlier row choices in a
 view, integer types a bot may answer, bots of one's own in a tournament, and `play_round`
 finishing a position without an rng."""
+import dataclasses
 import json
 import random
 
@@ -152,3 +153,23 @@ def test_play_round_finishes_a_position_without_an_rng():
     assert result.final.hand_size == 0 and len(result.record["turns"]) == 3
     with pytest.raises(TypeError, match="rng"):
         play_round(CONFIG, [Lowest(), Lowest()])
+
+
+def test_a_later_round_s_record_rebuilds_the_views_its_bots_were_shown():
+    from solver.core.record import record_view, replay_steps
+    from solver.play.runner import play_game
+
+    class Spy(Recorder):
+        def round_over(self, record, penalties):
+            self.records = getattr(self, "records", []) + [(record, list(self.card_views))]
+            self.card_views.clear()
+
+    spy = Spy()
+    play_game(GameConfig(players=3, threshold=30), [spy, RandomBot(1), Lowest()], 7)
+    assert len(spy.records) >= 2
+    for record, shown in spy.records[1:]:      # rounds after the first: totals not 0
+        assert any(record["scores"])
+        for t, view in enumerate(shown):
+            start, outcomes = replay_steps(dict(record, turns=record["turns"][:t]))
+            rebuilt = record_view(start, outcomes, seat=0)     # a record has no threshold
+            assert rebuilt == dataclasses.replace(view, config=rebuilt.config)

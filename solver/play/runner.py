@@ -58,6 +58,8 @@ def play_round(config: GameConfig, players: Sequence[Player],
     position = start if start is not None else deal(config, rng)
     scores = tuple(scores) if scores is not None else (0,) * config.players
     record = position.to_dict()
+    if any(scores):            # the totals of earlier rounds: a view rebuilt from the record
+        record["scores"] = list(scores)      # needs them (record_view)
     record["turns"] = []
     played: List[Tuple[int, ...]] = []
     table = _Table(config, position, played, scores)
