@@ -279,6 +279,15 @@ def test_a_resume_with_other_result_options_is_refused(tmp_path):
     assert out.read_bytes() == before.splitlines(keepends=True)[0]
 
 
+def test_a_byte_order_mark_before_the_results_is_read_past(tmp_path):
+    source = write_input(tmp_path, deal_lines(2, 14))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    out.write_bytes(b"\xef\xbb\xbf" + out.read_bytes())
+    again = run(["batch", "solve", str(source), "--out", str(out)])
+    assert again.exit_code == 0 and "this run 0 solved" in again.stderr
+
+
 def test_a_solved_line_without_its_value_is_not_a_result(tmp_path):
     source = write_input(tmp_path, deal_lines(3, 14))
     out = tmp_path / "out.jsonl"

@@ -204,7 +204,8 @@ class ResultsFile:
         records = []
         for number, raw in enumerate(data.splitlines(), 1):
             try:
-                record = json.loads(raw.decode("utf-8"))
+                # utf-8-sig: an editor may have put a byte-order mark before the first line
+                record = json.loads(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
             except (UnicodeError, ValueError, RecursionError):     # nested too deep: no result
                 record = None
             if not _is_result(record):
