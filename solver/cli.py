@@ -587,6 +587,7 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     from .exact.firstcard import LEVELS
     from .exact.firstcard_train import train as train_model
 
+    check_writable(out)                      # before the hours of solving, not after
     counts = _numbers(positions_text, int, "--positions")
     if len(counts) != len(LEVELS) or min(counts) < 10 or max(counts) > MAX_GAMES:
         raise errors.ConfigError(f"--positions must be {len(LEVELS)} counts in 10..{MAX_GAMES},"
@@ -635,6 +636,8 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
     for folder in data:
         if not os.path.isdir(folder):
             raise errors.ConfigError(f"no such folder: {folder}")
+    if export_path is not None:
+        check_writable(export_path)          # before the training, not after
 
     def report(line):
         click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"

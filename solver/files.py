@@ -103,6 +103,9 @@ def check_writable(path: str) -> None:
     """Refuse an output file that cannot be written before a long solve, not after."""
     if not path:
         raise errors.NimmtError("cannot write '': an output file needs a name")
+    if os.path.isdir(path):
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: a"
+                                f" directory, not a file")
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
@@ -115,3 +118,22 @@ def write_text_file(path: str, text: str) -> str:
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
     return write_atomically(path, write)
+
+
+def read_npz(path: str, names, what: str) -> dict:
+    """The arrays `names` of the .npz at `path`, read whole; anything that keeps them from
+    being read (missing, empty, cut short, not an .npz, an array missing or pickled) is one
+    ConfigError naming the file as `what` it should be."""
+    import zipfile
+    import numpy as np
+    name = errors.quote(path, errors.SHORT_PATH)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in names}
+    except KeyError as exc:
+        problem = f"it has no array {exc.args[0].split()[0] if exc.args else '?'}"
+    except (ValueError, EOFError, zipfile.BadZipFile):    # numpy's words speak of pickles
+        problem = "not an .npz file, or cut short"
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+    raise errors.ConfigError(f"cannot read {what} {name}: {problem}")

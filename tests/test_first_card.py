@@ -121,7 +121,7 @@ def test_training_resumes_and_is_deterministic(tmp_path):
     model = firstcard_train.train(str(folder), str(out), {5: 12, 6: 4, 7: 2}, seed=2, epochs=2)
     loaded = firstcard.load(str(out))
     assert np.array_equal(loaded.w1, model.w1) and loaded.low == 5
-    chunk = folder / "cards6-0000.npz"
+    chunk = folder / "cards6-0000-4.npz"                     # chunk 0, 4 positions
     stamp = chunk.stat().st_mtime_ns
     again = firstcard_train.train(str(folder), str(tmp_path / "w2.npz"), {5: 12, 6: 4, 7: 2},
                             seed=2, epochs=2)
@@ -131,6 +131,10 @@ def test_training_resumes_and_is_deterministic(tmp_path):
         firstcard_train.train(str(folder), str(out), {5: 12, 6: 4, 7: 2}, seed=3, epochs=2)
     features, margins = firstcard_train.examples(str(folder), 6, 4, seed=2)
     assert features.shape == (8, 6, firstcard.FEATURES) and margins.shape == (8, 6)
+    # more positions later: the short last chunk is made anew, as a fresh run makes it
+    more, _ = firstcard_train.examples(str(folder), 6, 6, seed=2)
+    fresh, _ = firstcard_train.examples(str(tmp_path / "fresh"), 6, 6, seed=2)
+    assert more.shape == (12, 6, firstcard.FEATURES) and np.array_equal(more, fresh)
 
 
 def test_unreadable_weights_are_one_line(tmp_path):
@@ -192,7 +196,7 @@ def test_node_examples_label_logged_nodes(tmp_path, monkeypatch):
     examples = firstcard_train.node_examples(str(tmp_path), 2, seed=4)
     assert examples[5][0].shape == (12, 5, firstcard.FEATURES)
     assert examples[6][1].shape == (8, 6)
-    chunk = tmp_path / "nodes-0000.npz"
+    chunk = tmp_path / "nodes-0000-2.npz"                     # chunk 0, 2 roots
     stamp = chunk.stat().st_mtime_ns
     again = firstcard_train.node_examples(str(tmp_path), 2, seed=4)
     assert chunk.stat().st_mtime_ns == stamp

@@ -1,6 +1,7 @@
 """The learned policy: the encoding of a seat's view, the numpy network and its shipped
 weights, the `net` bot, the training data and a tiny training run (with PyTorch if present)."""
 import json
+import dataclasses
 import os
 import random
 import re
@@ -13,7 +14,7 @@ from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, r
 from solver.errors import ConfigError
 from solver.learn.data import GenerateConfig, generate, load_chunks, play_rounds
 from solver.learn.features import CARD_FEATURES, TABLE_FEATURES, encode, raw_views
-from solver.learn.model import WEIGHTS_DIR, PolicyNet, load, load_cached, shapes
+from solver.learn.model import DEFAULT_WEIGHTS, WEIGHTS_DIR, PolicyNet, load, load_cached, shapes
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import error_line, run
@@ -161,13 +162,27 @@ def test_shipped_weights_load():
 def test_bad_weights_are_refused(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a zip")
-    with pytest.raises(ConfigError, match="not a weights file") as info:
+    with pytest.raises(ConfigError, match="network weights .*not an .npz file") as info:
         load(str(bad))
     assert "pickle" not in str(info.value)             # numpy's words, not the user's
+    for damaged in (b"", open(os.path.join(WEIGHTS_DIR, DEFAULT_WEIGHTS), "rb").read()[:999]):
+        bad.write_bytes(damaged)                        # empty, cut short
+        with pytest.raises(ConfigError, match="not an .npz file, or cut short"):
+            load(str(bad))
     other = str(tmp_path / "other.npz")
     np.savez(other, a=np.zeros(3))
-    with pytest.raises(ConfigError, match="without this network's arrays"):
+    with pytest.raises(ConfigError, match="it has no array meta"):
         load(other)
+    net = load_cached()
+    weights = dict(net.weights, pol_b=np.full_like(net.weights["pol_b"], np.nan))
+    path = str(tmp_path / "nan.npz")
+    PolicyNet(weights, net.meta).save(path)
+    with pytest.raises(ConfigError, match="pol_b holds values that are not finite"):
+        load(path)
+    weights = dict(net.weights, b1=np.zeros(5, dtype=np.float32))
+    PolicyNet(weights, net.meta).save(path)
+    with pytest.raises(ConfigError, match="b1 has shape"):
+        load(path)
     net = load_cached()
     old = PolicyNet(net.weights, dict(net.meta, feature_version=0))
     path = str(tmp_path / "old.npz")
@@ -224,6 +239,22 @@ def test_generation_is_chunked_and_resumes(tmp_path):
         generate(other, str(tmp_path))
     again = play_rounds(config, 2, 1)
     assert np.array_equal(again["hand"], raw.hand[extra["round"] == 2])
+    # more rounds later: the short last chunk is made anew, as a fresh run makes it
+    more = dataclasses.replace(config, rounds=4)
+    assert generate(more, str(tmp_path)) == 1
+    fresh = tmp_path / "fresh"
+    generate(more, str(fresh))
+    assert (tmp_path / "chunk_00001.npz").read_bytes() == (fresh / "chunk_00001.npz").read_bytes()
+    (fresh / "chunk_00001.npz").write_bytes(b"cut")
+    with pytest.raises(ConfigError, match="chunk_00001.npz: not an .npz file, or cut short"):
+        generate(more, str(fresh))
+
+
+def test_a_refused_generation_leaves_no_folder(tmp_path):
+    for spec in ("mcts:iterations=-5", f"net:weights={tmp_path / 'nosuch.npz'}"):
+        with pytest.raises(ConfigError):
+            generate(GenerateConfig(teacher=spec, rounds=1), str(tmp_path / "out"))
+        assert not (tmp_path / "out").exists()
 
 
 def test_generate_command_writes_chunks(tmp_path):
@@ -373,6 +404,31 @@ def test_training_is_deterministic_and_resumes(tmp_path):
         assert np.array_equal(w, resumed.weights[k]), k
     lines = (tmp_path / "b" / "log.jsonl").read_text().splitlines()
     assert [json.loads(x)["epoch"] for x in lines] == [1, 2]
+    # a stop after an epoch's weights and log line, before its checkpoint: done again
+    import solver.learn.train as training
+    real = training.write_atomically
+
+    def stop_at_the_checkpoint(path, write, *args, **kwargs):
+        if path.endswith("checkpoint.pt") and os.path.exists(path):
+            raise Stop()
+        return real(path, write, *args, **kwargs)
+    training.write_atomically = stop_at_the_checkpoint
+    try:
+        with pytest.raises(Stop):
+            train(data, str(tmp_path / "d"), config)
+    finally:
+        training.write_atomically = real
+    resumed = train(data, str(tmp_path / "d"), config)
+    assert all(np.array_equal(w, resumed.weights[k]) for k, w in straight.weights.items())
+    lines = (tmp_path / "d" / "log.jsonl").read_text().splitlines()
+    assert [json.loads(x)["epoch"] for x in lines] == [1, 2]      # epoch 2's line once
+    generate(GenerateConfig(teacher="greedy", rounds=4, chunk_rounds=2, seed=9,
+                            players=(3,), weights=(1,)), str(tmp_path / "other-data"))
+    with pytest.raises(ConfigError, match="made on other data"):
+        train(str(tmp_path / "other-data"), str(tmp_path / "d"), config)
+    (tmp_path / "d" / "checkpoint.pt").write_bytes(b"cut")
+    with pytest.raises(ConfigError, match="checkpoint.pt: damaged"):
+        train(data, str(tmp_path / "d"), config)
     path = str(tmp_path / "net.npz")
     straight.save(path)
     assert load(path).meta["train"]["hidden"] == 8

@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from .. import errors
-from ..files import write_atomically
+from ..files import read_npz, write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_WEIGHTS = os.path.join(HERE, "weights", "first-card-v1.npz")
@@ -58,12 +58,12 @@ class FirstCardModel:
 
 def load(path: str = DEFAULT_WEIGHTS) -> FirstCardModel:
     """Weights written by `FirstCardModel.save` (a one-line NimmtError if unreadable)."""
+    data = read_npz(path, ("w1", "b1", "w2", "low", "high"), "opening-card weights")
     try:
-        with np.load(path) as data:
-            model = FirstCardModel(*(np.ascontiguousarray(data[name], dtype=np.float64)
-                                     for name in ("w1", "b1", "w2")), int(data["low"]),
-                                   int(data["high"]))
-    except (OSError, KeyError, ValueError) as exc:
+        model = FirstCardModel(*(np.ascontiguousarray(data[name], dtype=np.float64)
+                                 for name in ("w1", "b1", "w2")), int(data["low"]),
+                               int(data["high"]))
+    except (TypeError, ValueError) as exc:
         raise errors.NimmtError(f"cannot read opening-card weights"
                                 f" {errors.quote(path, errors.SHORT_PATH)}: {exc}") from None
     if (model.w1.ndim != 3 or model.w1.shape[1:] != (INPUTS, HIDDEN)

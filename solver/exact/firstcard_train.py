@@ -11,14 +11,14 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import errors
 from .._search import ExactSearch
 from ..core.deal import seeded_positions
-from ..files import write_atomically, write_text_file
+from ..files import read_npz, write_atomically, write_text_file
 from .engine import RankMap
 from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
 from .rootgame import root_game
@@ -118,8 +118,9 @@ def chunk_examples(seed: int, cards: int, index: int, count: int):
     return (np.concatenate([f for f, _ in pairs]), np.concatenate([m for _, m in pairs]))
 
 
-def chunk_path(folder: str, cards: int, index: int) -> str:
-    return os.path.join(folder, f"cards{cards}-{index:04d}.npz")
+def chunk_path(folder: str, cards: int, index: int, count: int) -> str:
+    # the count in the name: a run asking for more positions makes a short last chunk anew
+    return os.path.join(folder, f"cards{cards}-{index:04d}-{count}.npz")
 
 
 def check_folder(folder: str, seed: int) -> None:
@@ -144,10 +145,10 @@ def check_folder(folder: str, seed: int) -> None:
                                  f" of other settings: {json.dumps(found)}")
 
 
-def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], jobs: int,
-                progress: Optional[Callable[[int, int], None]]) -> list:
+def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequence[str],
+                jobs: int, progress: Optional[Callable[[int, int], None]]) -> list:
     """Make the chunks of `paths` not yet there (chunk i by make(i), in `jobs` processes),
-    each written whole as it finishes, then read them all (in order)."""
+    each written whole as it finishes, then read them all (in order; their arrays `names`)."""
     missing = [i for i, path in enumerate(paths) if not os.path.exists(path)]
     done = len(paths) - len(missing)
     if progress:
@@ -173,7 +174,7 @@ def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], jobs: int,
             done += 1
             if progress:
                 progress(done, len(paths))
-    return [np.load(path) for path in paths]
+    return [read_npz(path, names, "a chunk of examples") for path in paths]
 
 
 def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,
@@ -184,8 +185,9 @@ def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,
     already there are read, not made again. The same seed gives the same examples."""
     check_folder(folder, seed)
     counts = [min(CHUNK, positions - start) for start in range(0, positions, CHUNK)]
-    parts = keep_chunks([chunk_path(folder, cards, i) for i in range(len(counts))],
-                        partial(position_chunk, seed, cards, counts), jobs, progress)
+    parts = keep_chunks([chunk_path(folder, cards, i, n) for i, n in enumerate(counts)],
+                        partial(position_chunk, seed, cards, counts), ("features", "margins"),
+                        jobs, progress)
     return (np.concatenate([p["features"] for p in parts]),
             np.concatenate([p["margins"] for p in parts]))
 
@@ -202,8 +204,12 @@ def node_examples(folder: str, roots: int, seed: int, jobs: int = 1,
     (root_node_examples), by hand size, in chunks of NODE_CHUNK roots kept in `folder`."""
     check_folder(folder, seed)
     counts = [min(NODE_CHUNK, roots - start) for start in range(0, roots, NODE_CHUNK)]
-    parts = keep_chunks([os.path.join(folder, f"nodes-{i:04d}.npz") for i in range(len(counts))],
-                        partial(node_chunk, seed, counts), jobs, progress)
+    parts = keep_chunks([os.path.join(folder, f"nodes-{i:04d}-{n}.npz")
+                         for i, n in enumerate(counts)],
+                        partial(node_chunk, seed, counts),
+                        [f"{kind}{k}" for k in sorted(NODE_QUOTA)
+                         for kind in ("features", "margins")],
+                        jobs, progress)
     return {k: (np.concatenate([p[f"features{k}"] for p in parts]),
                 np.concatenate([p[f"margins{k}"] for p in parts])) for k in sorted(NODE_QUOTA)}
 

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import random
+import zipfile
 from dataclasses import asdict, dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -20,7 +21,7 @@ import numpy as np
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
-from ..files import write_atomically
+from ..files import read_npz, write_atomically, write_text_file
 from ..mcts.player import SearchPlayer
 from ..play.bots import NetBot, NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import play_round
@@ -64,8 +65,8 @@ class GenerateConfig:
         if parse_bot_spec(self.teacher)[0] != "net" and self.net_policy:
             raise ConfigError("--net-policy needs a `net` teacher (other teachers' targets"
                               " are their own distributions already)")
-        for spec in self.others:
-            parse_bot_spec(spec)
+        for spec in (self.teacher,) + tuple(self.others):
+            make_bot(spec, seed=0)       # refused now, not after the folder is made
         if not 0.0 <= self.others_share < 1.0 or (self.others_share > 0 and not self.others):
             raise ConfigError("others' share must be in [0, 1), and needs other bots")
         check_rounds(self.rounds, self.chunk_rounds, self.players, self.weights)
@@ -190,22 +191,22 @@ def generate(config, folder: str,
     settings = config.settings()
     path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(path):
-        with open(path) as f:
-            before = json.load(f)
+        before = data_settings(folder)
         if before != json.loads(json.dumps(settings)):
             raise ConfigError(f"{folder} holds games made with other settings ({before});"
                               " use another folder")
     else:
-        with open(path, "w") as f:
-            json.dump(settings, f, indent=1, sort_keys=True)
+        write_text_file(path, json.dumps(settings, indent=1, sort_keys=True))
     chunks = (config.rounds + config.chunk_rounds - 1) // config.chunk_rounds
     written = 0
     for c in range(chunks):
         path = os.path.join(folder, CHUNK_NAME.format(c))
-        if not os.path.exists(path):
-            first = c * config.chunk_rounds
-            count = min(config.chunk_rounds, config.rounds - first)
-            arrays = config.play(first, count)
+        first = c * config.chunk_rounds
+        count = min(config.chunk_rounds, config.rounds - first)
+        # a chunk holds its round count: the short last chunk of a run is made anew, whole,
+        # when a later run asks for more rounds (a chunk without it is a whole one)
+        if not os.path.exists(path) or _chunk_rounds(path, config.chunk_rounds) < count:
+            arrays = dict(config.play(first, count), rounds=np.array(count))
             write_atomically(path, lambda temporary: np.savez_compressed(temporary, **arrays),
                              suffix=".npz")
             written += 1
@@ -214,13 +215,27 @@ def generate(config, folder: str,
     return written
 
 
+def _chunk_rounds(path: str, whole: int) -> int:
+    """The rounds a chunk file holds (`whole` for a chunk written before chunks said so)."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return int(z["rounds"]) if "rounds" in z.files else whole
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        raise ConfigError(f"cannot read the training chunk {path}: not an .npz file, or cut"
+                          f" short (remove it: it is made again)") from None
+
+
 def data_settings(folder: str) -> Dict:
     """The generation settings kept in `folder` (empty if none)."""
     path = os.path.join(folder, CONFIG_NAME)
     if not os.path.exists(path):
         return {}
-    with open(path) as f:
-        return json.load(f)
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"cannot read {path}, the settings of the folder's games:"
+                          f" {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
@@ -232,8 +247,9 @@ def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
         raise ConfigError(f"no training chunks in {folder}")
     parts, extra = [], {"target": [], "outcome": [], "round": []}
     for name in names:
-        with np.load(os.path.join(folder, name)) as z:
-            parts.append(RawViews(**{k: z[k] for k in RawViews.__dataclass_fields__}))
-            for k in extra:
-                extra[k].append(z[k])
+        z = read_npz(os.path.join(folder, name), tuple(RawViews.__dataclass_fields__)
+                     + tuple(extra), "a training chunk")
+        parts.append(RawViews(**{k: z[k] for k in RawViews.__dataclass_fields__}))
+        for k in extra:
+            extra[k].append(z[k])
     return RawViews.concat(parts), {k: np.concatenate(v) for k, v in extra.items()}

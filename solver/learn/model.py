@@ -22,6 +22,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..errors import ConfigError
+from ..files import read_npz, write_atomically
 from ..core.player import PlayerView
 from .features import (CARD_FEATURES, FEATURE_VERSION, HAND_SIZE, TABLE_FEATURES, Encoded, encode,
                        raw_views)
@@ -136,8 +137,12 @@ class PolicyNet:
         return likeliest_cards(views, self.logits(encode(raw_views(views))))
 
     def save(self, path: str) -> None:
-        np.savez(path, meta=np.array(json.dumps(self.meta, sort_keys=True)),
-                 **{k: self.weights[k].astype(np.float32) for k in PARAMETERS})
+        """The weights as an .npz at `path` (that very name), written whole or not at all."""
+        def write(temporary: str) -> None:
+            with open(temporary, "wb") as handle:
+                np.savez(handle, meta=np.array(json.dumps(self.meta, sort_keys=True)),
+                         **{k: self.weights[k].astype(np.float32) for k in PARAMETERS})
+        write_atomically(path, write)
 
 
 NEGLIGIBLE = 1e-20     # a weight this small changes no sum of the network by a float32 bit
@@ -162,26 +167,25 @@ def _flush_negligible(a: np.ndarray) -> np.ndarray:
 
 def load(path: str) -> PolicyNet:
     """Weights from a `.npz`; a file of another feature version or shape is refused."""
+    arrays = read_npz(path, ("meta",) + tuple(PARAMETERS), "network weights")
     try:
-        with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            weights = {k: _flush_negligible(z[k].astype(np.float32)) for k in PARAMETERS}
-    except ValueError:          # numpy's words speak of pickles: not what the user needs
-        raise ConfigError(f"cannot read network weights {path}: not a weights file (an .npz"
-                          f" of the network's arrays)") from None
-    except KeyError:
-        raise ConfigError(f"cannot read network weights {path}: an .npz without this"
-                          f" network's arrays (meta and {', '.join(PARAMETERS[:3])}, ...)") from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read network weights {path}: {exc.strerror or exc}") from None
+        meta = json.loads(str(arrays["meta"]))
+        weights = {k: _flush_negligible(arrays[k].astype(np.float32)) for k in PARAMETERS}
+    except (ValueError, TypeError):
+        raise ConfigError(f"network weights {path}: its meta or arrays are not numbers") from None
+    if not isinstance(meta, dict):
+        raise ConfigError(f"network weights {path}: its meta is not a JSON object")
     if meta.get("feature_version") != FEATURE_VERSION:
         raise ConfigError(f"network weights {path} are for features version"
                           f" {meta.get('feature_version')}, this code has {FEATURE_VERSION}")
-    expected = shapes(int(weights["b1"].shape[0]))
+    card_in = weights["card_in"]
+    expected = shapes(int(card_in.shape[-1]) if card_in.ndim == 2 else 0)
     for k, shape in expected.items():
         if weights[k].shape != shape:
             raise ConfigError(f"network weights {path}: {k} has shape {weights[k].shape},"
                               f" expected {shape}")
+        if not np.isfinite(weights[k]).all():
+            raise ConfigError(f"network weights {path}: {k} holds values that are not finite")
     return PolicyNet(weights, meta)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ..errors import ConfigError
-from ..files import write_atomically
+from ..files import write_atomically, write_text_file
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, RawViews, encode
 from .model import PARAMETERS, PolicyNet, load_cached, shapes
@@ -127,6 +127,24 @@ def _losses(torch, net, batch):
     return ce, mse, logits, value
 
 
+def _keep_log(path: str, epochs: int) -> None:
+    """The run's log cut to its first `epochs` epochs (the lines of an epoch done again after
+    a stop, which the checkpoint did not keep, go)."""
+    if not os.path.exists(path):
+        return
+    with open(path) as log:
+        lines = [line for line in log if line.strip()]
+    kept = []
+    for line in lines:
+        try:
+            if json.loads(line)["epoch"] <= epochs:
+                kept.append(line if line.endswith("\n") else line + "\n")
+        except (ValueError, KeyError, TypeError):
+            pass                               # a line cut by the stop
+    if kept != lines:
+        write_text_file(path, "".join(kept))
+
+
 def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: TrainConfig,
           report: Optional[Callable[[Dict[str, Any]], None]] = None) -> PolicyNet:
     """Train (or go on training) in `run_folder`; returns the network of the last epoch.
@@ -150,17 +168,27 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         start_from(torch, net, config.init)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     checkpoint = os.path.join(run_folder, "checkpoint.pt")
+    log_path = os.path.join(run_folder, "log.jsonl")
+    sources = [data_settings(folder) for folder in _folders(data_folder)]
     start = 0
     if os.path.exists(checkpoint):
-        state = torch.load(checkpoint, weights_only=False)
-        saved = dict(state["config"])
+        try:
+            state = torch.load(checkpoint, weights_only=False)
+            saved = dict(state["config"])
+        except Exception:                      # torch's errors are of many kinds
+            raise ConfigError(f"cannot read {checkpoint}: damaged (remove it, or use another"
+                              f" run folder)") from None
         saved.setdefault("init", "")          # runs made before the setting existed
         if saved != asdict(config):
             raise ConfigError(f"{checkpoint} was made with other settings: {state['config']}"
                               " (use another run folder)")
+        if state.get("data", sources) != sources:
+            raise ConfigError(f"{checkpoint} was made on other data ({state['data']}); use"
+                              " another run folder")
         net.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         start = state["epoch"]
+        _keep_log(log_path, start)
     steps = (len(train_idx) + config.batch - 1) // config.batch
     taught = int((data["target"][train_idx].sum(axis=1) > 0).sum())     # with a policy target
     for epoch in range(start, config.epochs):
@@ -185,19 +213,18 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
                 "train_value_rmse": float(np.sqrt(total_mse / len(train_idx))) * VALUE_SCALE}
         line.update(evaluate(torch, net, tensors, valid))
         line["seconds"] = time.perf_counter() - began
-        state = {"model": net.state_dict(), "optimizer": opt.state_dict(),
-                 "epoch": epoch + 1, "config": asdict(config)}
-        write_atomically(checkpoint, lambda temporary: torch.save(state, temporary))
-        # every epoch's weights, for a learning curve (strength by training step)
-        epoch_net = export(net, config, {"epoch": epoch + 1})
-        write_atomically(os.path.join(run_folder, EPOCH_NAME.format(epoch + 1)),
-                         epoch_net.save, suffix=".npz")
-        with open(os.path.join(run_folder, "log.jsonl"), "a") as log:
+        # every epoch's weights, for a learning curve (strength by training step), and its
+        # log line, then the checkpoint: a run stopped in between does the epoch again
+        export(net, config, {"epoch": epoch + 1}).save(
+            os.path.join(run_folder, EPOCH_NAME.format(epoch + 1)))
+        with open(log_path, "a") as log:
             log.write(json.dumps(line) + "\n")
+        state = {"model": net.state_dict(), "optimizer": opt.state_dict(),
+                 "epoch": epoch + 1, "config": asdict(config), "data": sources}
+        write_atomically(checkpoint, lambda temporary: torch.save(state, temporary))
         if report:
             report(line)
-    settings = [data_settings(folder) for folder in _folders(data_folder)]
-    return export(net, config, {"data": settings[0] if len(settings) == 1 else settings,
+    return export(net, config, {"data": sources[0] if len(sources) == 1 else sources,
                                 "examples": int(len(train_idx)),
                                 "validation": int(len(valid)),
                                 "rounds": int(len(np.unique(data["round"])))})
