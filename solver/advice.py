@@ -97,6 +97,9 @@ def network_advice(position: Position, spec: str, seed: int = 0,
     from .learn.search import Reward, analyse_cards, score_order
     from .play.bots import make_bot, parse_bot_spec
     name, _ = parse_bot_spec(spec)
+    if name == "mcts":
+        raise ConfigError(f"--bot {quote(spec)}: the search player takes its options from"
+                          f" best's own (--bot mcts with --iterations, --seconds, --jobs)")
     if name not in NETWORK_PLAYERS:
         raise ConfigError(f"bot {quote(spec)} cannot advise: use belief, nsearch or mcts")
     if others_visible(position):

@@ -279,6 +279,8 @@ class TerminalPlayer(Player):
     def __init__(self, names: List[str]):
         self.names = names
         self.stdin = sys.stdin
+        if self.stdin is None:               # started with stdin closed (<&-)
+            raise errors.NimmtError("cannot read stdin: it is closed")
 
     def choose_card(self, view: PlayerView) -> int:
         click.echo()

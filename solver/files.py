@@ -76,8 +76,10 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     at any moment leaves the old file or the new one, never a part, and a Ctrl-C during the
     write waits for the new one. `suffix` ends the temporary's name (for writers that go by
     the extension). An OSError becomes a one-line NimmtError; anything else is raised as it
-    is, the temporary removed either way."""
-    directory = os.path.dirname(os.path.abspath(path))
+    is, the temporary removed either way. A symbolic link's target is written (the link
+    stays); a path that is there but no regular file (a device, a pipe) is refused."""
+    path = _regular_target(path)
+    directory = os.path.dirname(path)
     try:
         handle, temporary = tempfile.mkstemp(prefix="tmp-", suffix=suffix, dir=directory)
     except OSError as exc:
@@ -99,17 +101,29 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     return path
 
 
-def check_writable(path: str) -> None:
-    """Refuse an output file that cannot be written before a long solve, not after."""
+def _regular_target(path: str) -> str:
+    """The absolute path a write of `path` replaces (a link's target); refused when that is
+    there and not a regular file."""
     if not path:
         raise errors.NimmtError("cannot write '': an output file needs a name")
-    if os.path.isdir(path):
-        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: a"
-                                f" directory, not a file")
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+    target = os.path.realpath(path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        what = "a directory" if os.path.isdir(target) else "not a regular file"
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: {what}")
+    return target
+
+
+def check_writable(path: str) -> None:
+    """Refuse an output file that cannot be written before a long solve, not after: a file
+    is made and removed beside it (the only test that the file system agrees)."""
+    directory = os.path.dirname(_regular_target(path))
+    try:
+        with tempfile.TemporaryFile(prefix="tmp-", dir=directory):
+            pass
+    except OSError as exc:
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: no"
-                                f" writable directory {errors.quote(directory, errors.SHORT_PATH)}")
+                                f" writable directory {errors.quote(directory, errors.SHORT_PATH)}"
+                                f" ({exc.strerror or exc})") from None
 
 
 def write_text_file(path: str, text: str) -> str:
@@ -128,7 +142,10 @@ def read_npz(path: str, names, what: str) -> dict:
     import numpy as np
     name = errors.quote(path, errors.SHORT_PATH)
     try:
-        with np.load(path, allow_pickle=False) as z:
+        loaded = np.load(path, allow_pickle=False)
+        if not isinstance(loaded, np.lib.npyio.NpzFile):      # an .npy: one bare array
+            raise ValueError(path)
+        with loaded as z:
             return {k: z[k] for k in names}
     except KeyError as exc:
         problem = f"it has no array {exc.args[0].split()[0] if exc.args else '?'}"

@@ -5,7 +5,7 @@ import signal
 import pytest
 
 from solver.errors import NimmtError
-from solver.files import interrupts_held, write_atomically
+from solver.files import check_writable, interrupts_held, write_atomically
 
 
 def test_a_ctrl_c_during_a_write_waits_for_the_whole_file(tmp_path):
@@ -45,3 +45,41 @@ def test_interrupts_held_lets_a_ctrl_c_through_afterwards():
             os.kill(os.getpid(), signal.SIGINT)
             reached.append(True)
     assert reached == [True]
+
+
+def text_writer(text):
+    def write(temporary):
+        with open(temporary, "w") as handle:
+            handle.write(text)
+    return write
+
+
+def test_a_link_s_target_is_written_and_no_regular_file_is_replaced(tmp_path):
+    target, link = tmp_path / "target.txt", tmp_path / "link.txt"
+    os.symlink(target.name, link)
+    write_atomically(str(link), text_writer("new"))
+    assert link.is_symlink() and target.read_text() == "new"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for path, words in ((pipe, "not a regular file"), (tmp_path, "a directory")):
+        with pytest.raises(NimmtError, match=words):
+            write_atomically(str(path), text_writer("x"))
+        with pytest.raises(NimmtError, match=words):
+            check_writable(str(path))
+    assert pipe.exists() and not pipe.is_file()
+
+
+def test_check_writable_makes_a_file_to_know(tmp_path):
+    check_writable(str(tmp_path / "out.txt"))
+    assert list(tmp_path.iterdir()) == []              # nothing left behind
+    with pytest.raises(NimmtError, match="no writable directory"):
+        check_writable(str(tmp_path / "none" / "out.txt"))
+
+
+def test_an_npy_where_an_npz_is_expected_is_one_line(tmp_path):
+    import numpy as np
+    from solver.files import read_npz
+    path = tmp_path / "plain.npy"
+    np.save(path, np.zeros(3))
+    with pytest.raises(NimmtError, match="cannot read weights .*not an .npz file"):
+        read_npz(str(path), ("a",), "weights")

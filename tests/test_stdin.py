@@ -77,3 +77,12 @@ def test_a_closed_stdin_is_an_error(monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     with pytest.raises(ValueError, match="stdin"):
         reading.read_source("-")
+
+
+def test_play_with_a_closed_stdin_is_one_line():
+    process = subprocess.run([sys.executable, "-m", "solver", "play", "-n", "2", "--bots",
+                              "greedy", "--seed", "1"], stdin=subprocess.DEVNULL, text=True,
+                             capture_output=True, close_fds=True,
+                             preexec_fn=lambda: os.close(0))
+    assert process.returncode == 2 and process.stderr.splitlines() == [
+        "nimmt: error: cannot read stdin: it is closed"], process.stderr

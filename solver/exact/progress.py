@@ -64,9 +64,9 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
         return 0, root.to_text()
     name = quote(path, SHORT_PATH)
     try:
-        with np.load(path, allow_pickle=False) as saved:
+        with np.load(path, allow_pickle=False) as saved:       # an .npy: TypeError
             fields = {k: saved[k] for k in ("format", "position", "records", "digest")}
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile):
         raise ConfigError(f"{name} is not a progress file of nimmt solve") from None
     if str(fields["format"]) != FORMAT:
         raise ConfigError(f"{name} is a progress file of another format"
