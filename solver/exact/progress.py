@@ -77,11 +77,14 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     except NimmtError:
         raise ConfigError(f"{name} is damaged (its position does not read)") from None
     if text != root.to_text() and not _earlier(first, root):
-        raise ConfigError(f"{name} is the progress of another round ({quote(text)})")
+        raise ConfigError(f"{name} is the progress of {quote(text)}, of which this position"
+                          f" is not a later one (another round, or an earlier position)")
     records = np.ascontiguousarray(fields["records"], dtype=np.uint8).tobytes()
-    if (hashlib.sha256(records).hexdigest() != str(fields["digest"])
-            or len(records) % RECORD.itemsize or not _plausible(records, first.hand_size)):
+    if hashlib.sha256(records).hexdigest() != str(fields["digest"]):
         raise ConfigError(f"{name} is damaged (its records do not match their digest)")
+    if len(records) % RECORD.itemsize or not _plausible(records, first.hand_size):
+        raise ConfigError(f"{name} is damaged (records that no search of its position"
+                          f" writes)")
     return search.import_entries(records), text
 
 
