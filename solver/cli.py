@@ -503,7 +503,7 @@ def _generate(config, out: str) -> None:
         written = generate(config, out, progress=lambda done, _total: progress(done))
     finally:
         progress.close()
-    click.echo(f"{written} chunks written to {out}")
+    click.echo(f"{written} chunk{'' if written == 1 else 's'} written to {out}")
 
 
 @train.command("generate")
