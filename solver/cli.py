@@ -12,7 +12,6 @@ import json
 import math
 import os
 import random
-import signal
 import sys
 from enum import IntEnum
 from typing import Any, Callable, List, Optional, Tuple
@@ -27,7 +26,7 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import check_writable, stop_on_termination, stopped_by, write_text_file
+from .files import check_writable, stop_name, stop_on_termination, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import BOTS, make_bot, parse_bot_names
@@ -57,14 +56,15 @@ class ExitStatus(IntEnum):
     TERMINATED = 143    # SIGTERM (kill, timeout): stopped as by Ctrl-C
 
 
+STOPPED = {"SIGTERM": ("terminated", ExitStatus.TERMINATED),
+           "SIGHUP": ("hung up", ExitStatus.HUNG_UP)}
+
+
 def interruption() -> Tuple[str, int]:
     """What stopped the command, and its exit status: Ctrl-C, or a termination signal."""
-    number = stopped_by()
-    if number == getattr(signal, "SIGTERM", None):
-        return "terminated (SIGTERM)", ExitStatus.TERMINATED
-    if number == getattr(signal, "SIGHUP", None):
-        return "hung up (SIGHUP)", ExitStatus.HUNG_UP
-    return "interrupted (Ctrl-C)", ExitStatus.INTERRUPTED
+    name = stop_name()
+    verb, status = STOPPED.get(name, ("interrupted", ExitStatus.INTERRUPTED))
+    return f"{verb} ({name})", status
 
 
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)

@@ -46,7 +46,7 @@ def interrupts_held() -> Iterator[None]:
 
 def stop_on_termination() -> None:
     """From now on SIGTERM and SIGHUP stop this process as Ctrl-C does (a KeyboardInterrupt:
-    the proven bounds printed, a batch's lines whole); `stopped_by` says which came. Forked
+    the proven bounds printed, a batch's lines whole); `stop_name` says which came. Forked
     workers get the default back, so that terminating one ends it at once."""
     for number in TERMINATION:
         signal.signal(number, _terminate)
@@ -55,9 +55,10 @@ def stop_on_termination() -> None:
         _fork_hook.append(True)
 
 
-def stopped_by() -> int:
-    """The signal that stopped the command: SIGINT (Ctrl-C) unless a termination signal came."""
-    return _stopped_by[0]
+def stop_name() -> str:
+    """How messages name what stopped the command: Ctrl-C, SIGTERM or SIGHUP."""
+    number = _stopped_by[0]
+    return "Ctrl-C" if number == signal.SIGINT else signal.Signals(number).name
 
 
 def _terminate(number: int, frame) -> None:
@@ -78,7 +79,7 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     the extension). An OSError becomes a one-line NimmtError; anything else is raised as it
     is, the temporary removed either way. A symbolic link's target is written (the link
     stays); a path that is there but no regular file (a device, a pipe) is refused."""
-    path = _regular_target(path)
+    path = regular_target(path)
     directory = os.path.dirname(path)
     try:
         handle, temporary = tempfile.mkstemp(prefix="tmp-", suffix=suffix, dir=directory)
@@ -101,7 +102,7 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     return path
 
 
-def _regular_target(path: str) -> str:
+def regular_target(path: str) -> str:
     """The absolute path a write of `path` replaces (a link's target); refused when that is
     there and not a regular file."""
     if not path:
@@ -116,7 +117,7 @@ def _regular_target(path: str) -> str:
 def check_writable(path: str) -> None:
     """Refuse an output file that cannot be written before a long solve, not after: a file
     is made and removed beside it (the only test that the file system agrees)."""
-    directory = os.path.dirname(_regular_target(path))
+    directory = os.path.dirname(regular_target(path))
     try:
         with tempfile.TemporaryFile(prefix="tmp-", dir=directory):
             pass

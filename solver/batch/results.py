@@ -12,7 +12,6 @@ line in place). One run at a time writes a file: `lock` refuses a second.
 """
 import json
 import os
-import stat
 try:
     import fcntl
 except ImportError:          # Windows: no advisory locks, and no check for a second run
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
-from ..files import interrupts_held
+from ..files import interrupts_held, regular_target
 
 _HELD: Set[int] = set()      # this process's lock descriptors (ResultsFile.lock)
 
@@ -56,7 +55,7 @@ def whole_lines(data: bytes) -> int:
 
 
 STATUSES = ("solved", "limit", "error")
-_SHAPE = " (a JSON object with line and position)"
+_SHAPE = "(a JSON object with line and position)"
 
 
 def _is_result(record: Any) -> bool:
@@ -90,9 +89,8 @@ class ResultsFile:
         position twice and write each result twice."""
         try:
             # a device or a pipe would never give a results file back (and a pipe blocks)
+            regular_target(self.path)
             existed = os.path.exists(self.path)
-            if existed and not stat.S_ISREG(os.stat(self.path).st_mode):
-                raise errors.NimmtError(f"cannot write {self.name}: not a regular file")
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
@@ -211,8 +209,8 @@ class ResultsFile:
             if not _is_result(record):
                 if records and advice:       # results before it: one damaged line
                     raise errors.NimmtError(
-                        f"{self.name}: its line {number} is not a result (a JSON object with"
-                        f" line and position) among {len(records)} results before it; remove"
+                        f"{self.name}: its line {number} is not a result {_SHAPE} among"
+                        f" {len(records)} results before it; remove"
                         f" that line (its position is solved again) or give a new --out file")
                 raise errors.NimmtError(
                     f"{self.name} is not a batch results file: its line {number} is not a"

@@ -7,8 +7,8 @@ of the turn revealed). A bot that knows the mixed strategy its card is drawn fro
 (`card_strategy`): `nimmt exploit` then measures it without sampling.
 """
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple
 from numbers import Integral
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError, quote
 from .rules import ROW_LIMIT, ROWS, GameConfig, cheapest_row
@@ -83,6 +83,10 @@ class PlayerView:
         if self.revealed is None:
             raise ConfigError("view: a row choice needs the turn's cards (revealed), got None")
         return self.revealed
+
+    def others_turn_cards(self) -> List[int]:
+        """The other seats' cards of the turn (`turn_cards` without this seat's)."""
+        return [c for k, c in enumerate(self.turn_cards()) if k != self.seat]
 
     def unseen(self) -> List[int]:
         """Cards this seat has not seen: in the other hands, or out of play (104-card deck)."""

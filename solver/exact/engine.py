@@ -6,7 +6,6 @@ table on `close()` or at the end of a `with` block. `solve(position)` is one eng
 answer. The search itself is in cext/search.pyx; this module maps cards to ranks, runs the
 search under a `Limit` with progress, and explains the result as a `Solution`.
 """
-import signal
 import threading
 import time
 from typing import Callable, List, Optional, Sequence, Tuple, Union
@@ -18,7 +17,7 @@ from ..core.position import Position
 from ..core.rules import bullheads, cheapest_row, row_bullheads, target_row
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
-from ..files import stopped_by
+from ..files import stop_name
 from ..limits import Limit, max_threads
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .firstcard import FirstCardModel, default_model
@@ -393,9 +392,7 @@ def limit_message(limit: Limit, lower, upper, interrupted: bool = False) -> str:
     if limit.time_limit:
         which.append(f"{limit.time_limit} s")
     if interrupted or not which:
-        number = stopped_by()
-        reason = ("on request (Ctrl-C)" if number == signal.SIGINT
-                  else f"on request ({signal.Signals(number).name})")
+        reason = f"on request ({stop_name()})"
     else:
         reason = f"by the limit of {' or '.join(which)}"
     bounds = proven_bounds(lower, upper)

@@ -116,7 +116,7 @@ class GreedyBot(Player):
         taken = row_bullheads(rows[r])
         rows[r] = [card]
         # the other cards of the turn are all higher than `card`: none of them is too low
-        others = [c for k, c in enumerate(view.turn_cards()) if k != view.seat]
+        others = view.others_turn_cards()
         rows_after, others_taken = play_turn(rows, others, fewest_bullheads_chooser)
         unseen = view.unseen()
         hand = [c for c in view.hand if c != card]
@@ -208,7 +208,7 @@ class SafeBot(Player):
     def choose_row(self, view: PlayerView, card: int) -> int:
         unseen = view.unseen()
         hand = [c for c in view.hand if c != card]
-        others = [c for k, c in enumerate(view.turn_cards()) if k != view.seat]
+        others = view.others_turn_cards()
 
         def score(r: int):
             rows = [list(row) for row in view.rows]
@@ -283,7 +283,7 @@ class NetBot(GreedyBot):
     def choose_row(self, view: PlayerView, card: int) -> int:
         if self.rows == "greedy" or not view.hand:
             return super().choose_row(view, card)
-        others = [c for k, c in enumerate(view.turn_cards()) if k != view.seat]
+        others = view.others_turn_cards()
         taken, nexts = [], []
         for r in range(ROWS):
             rows = [list(row) for row in view.rows]
