@@ -67,6 +67,9 @@ def interruption() -> Tuple[str, int]:
     return f"{verb} ({name})", status
 
 
+# the commands whose answer is the exact value: stopped, they print the bounds proven so far
+ANSWER_IS_A_VALUE = ("solve", "best")
+
 # bare `nimmt` raises this in click >= 8.2 (older versions print the help themselves)
 NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
@@ -109,6 +112,11 @@ class NimmtGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except errors.SearchLimitError as exc:
+            # a solve inside another command's work (a bot's, the training's): plainly stopped
+            if exc.interrupted and ctx.invoked_subcommand not in ANSWER_IS_A_VALUE:
+                raise Interrupted() from None
+            raise
 
 
 def _usage_message(exc: click.ClickException) -> str:
@@ -312,7 +320,8 @@ class TerminalPlayer(Player):
             if answer in ("q", "quit", "exit"):
                 raise GameQuit()
             try:       # int() refuses digits such as '²' and more than 4,300 of them
-                number = int(answer) if answer.lstrip("-").isdigit() else None
+                number = (int(answer) if answer.isascii() and answer.lstrip("-").isdigit()
+                          else None)      # int() would read other scripts' digits too
             except ValueError:
                 number = None
             if number is not None and valid(number):

@@ -2,6 +2,7 @@
 a reader might find half-written (a temporary beside it, then a rename into place)."""
 import contextlib
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -82,7 +83,8 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
     path = regular_target(path)
     directory = os.path.dirname(path)
     try:
-        handle, temporary = tempfile.mkstemp(prefix="tmp-", suffix=suffix, dir=directory)
+        handle, temporary = tempfile.mkstemp(prefix=f"tmp-{os.getpid()}-", suffix=suffix,
+                                             dir=directory)
     except OSError as exc:
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
                                 f" {exc.strerror}") from None
@@ -100,6 +102,39 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
                                     f" {exc.strerror}") from None
         raise
     return path
+
+
+# a temporary of write_atomically: its writer's process id, then mkstemp's 8 characters
+_TEMPORARY = re.compile(r"tmp-([0-9]+)-[a-z0-9_]{8}(\.[a-z]+)?$")
+
+
+def remove_dead_temporaries(folder: str) -> int:
+    """Remove the temporaries of `write_atomically` left in `folder` by a process killed
+    mid-write (SIGKILL, a power cut), those whose writer is gone; a running writer's are
+    kept. Returns how many went. Only where that process id can be asked after (POSIX)."""
+    if os.name != "posix" or not os.path.isdir(folder):
+        return 0
+    removed = 0
+    for name in os.listdir(folder):
+        match = _TEMPORARY.match(name)
+        if match is None or _running(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, name))
+            removed += 1
+    return removed
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)               # signal 0: only asks whether the process is there
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):   # another user's process; a foreign name
+        return True
+    return True
 
 
 def regular_target(path: str) -> str:

@@ -353,9 +353,11 @@ def test_play_end_of_input_is_a_clean_error():
 
 def test_play_asks_again_after_answers_int_cannot_read():
     # '²' is a digit to str.isdigit but not to int(), nor are 5,000 digits
-    out = run(["play", "--players", "2", "--seed", "1"], "²\n" + "5" * 5000 + "\nquit\n")
+    # (nor are other scripts' digits such as '٥' cards, though int() reads them as 5)
+    out = run(["play", "--players", "2", "--seed", "1"],
+              "²\n" + "5" * 5000 + "\n\u0665\nquit\n")
     assert out.exit_code == 0, out.stderr
-    assert out.stdout.count("is not possible") == 2 and "game abandoned" in out.stdout
+    assert out.stdout.count("is not possible") == 3 and "game abandoned" in out.stdout
 
 
 def test_play_quit():

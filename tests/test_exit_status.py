@@ -10,7 +10,7 @@ import sys
 import time
 
 import pytest
-from solver import cli
+from solver import cli, errors
 from solver.cli import ExitStatus
 from solver.text.progress import GamesProgress, SearchProgress
 from tests.support import cpu_seconds, run
@@ -119,6 +119,18 @@ def test_ctrl_c_in_a_tournament_is_130(monkeypatch):
     result = run(["tournament", "-n", "3", "--bots", "random", "--games", "3"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert "interrupted" in error_line(result)
+
+
+def test_a_stopped_solve_inside_another_command_is_a_plain_stop(monkeypatch):
+    """A bot's or the training's exact solve stopped by Ctrl-C: the command was stopped, no
+    'value NOT proven' of a value nobody asked for."""
+    def stopped(*args, **kwargs):
+        raise errors.SearchLimitError("stopped on request (Ctrl-C)", (0.0, 1.0),
+                                      interrupted=True)
+    monkeypatch.setattr(cli, "run_tournament", stopped)
+    result = run(["tournament", "-n", "2", "--bots", "mcts", "--games", "1"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert error_line(result) == "nimmt: error: interrupted (Ctrl-C)"
 
 
 def test_ctrl_c_in_play_is_130(monkeypatch):

@@ -1,11 +1,15 @@
 """Output files written whole or not at all (solver/files.py), Ctrl-C included."""
 import os
 import signal
+import subprocess
+import sys
+import time
 
 import pytest
 
 from solver.errors import NimmtError
-from solver.files import check_writable, interrupts_held, write_atomically
+from solver.files import (check_writable, interrupts_held, remove_dead_temporaries,
+                          write_atomically)
 
 
 def test_a_ctrl_c_during_a_write_waits_for_the_whole_file(tmp_path):
@@ -83,3 +87,37 @@ def test_an_npy_where_an_npz_is_expected_is_one_line(tmp_path):
     np.save(path, np.zeros(3))
     with pytest.raises(NimmtError, match="cannot read weights .*not an .npz file"):
         read_npz(str(path), ("a",), "weights")
+
+
+def _writer_stuck_in_a_write(folder):
+    """A process in the middle of write_atomically into `folder`, and its temporary."""
+    code = ("import sys, time\n"
+            "from solver.files import write_atomically\n"
+            "def write(temporary):\n"
+            "    open(temporary, 'w').write('half')\n"
+            "    time.sleep(60)\n"
+            "write_atomically(sys.argv[1], write, suffix='.npz')\n")
+    process = subprocess.Popen([sys.executable, "-c", code, str(folder / "chunk.npz")])
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        names = [n for n in os.listdir(folder) if n.startswith(f"tmp-{process.pid}-")]
+        if names:
+            return process, names[0]
+        time.sleep(0.05)
+    process.kill()
+    raise AssertionError("the writer made no temporary")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="process ids asked after on POSIX only")
+def test_a_killed_writer_s_temporary_is_removed_and_a_running_one_s_kept(tmp_path):
+    killed, left = _writer_stuck_in_a_write(tmp_path)
+    killed.kill()                                       # SIGKILL: no clean-up of its own
+    killed.wait()
+    running, kept = _writer_stuck_in_a_write(tmp_path)
+    try:
+        (tmp_path / "tmp-notes.txt").write_text("not ours")
+        assert remove_dead_temporaries(str(tmp_path)) == 1
+        assert sorted(os.listdir(tmp_path)) == sorted([kept, "tmp-notes.txt"])
+    finally:
+        running.kill()
+        running.wait()

@@ -5,6 +5,8 @@ import dataclasses
 import os
 import random
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -229,7 +231,12 @@ def test_generation_is_chunked_and_resumes(tmp_path):
     assert np.allclose(extra["target"].sum(axis=1), 1.0)
     assert ((extra["target"] > 0) <= (raw.hand > 0)).all()     # only cards of the hand
     (tmp_path / "chunk_00001.npz").unlink()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])     # its process id, now unused
+    dead.wait()
+    left = tmp_path / f"tmp-{dead.pid}-abcdefgh.npz"       # a run killed mid-write left it
+    left.write_bytes(b"half")
     assert generate(config, str(tmp_path)) == 1                # only the missing chunk
+    assert not left.exists() or os.name != "posix"
     raw2, extra2 = load_chunks(str(tmp_path))
     assert np.array_equal(raw.hand, raw2.hand) and np.array_equal(extra["target"],
                                                                   extra2["target"])

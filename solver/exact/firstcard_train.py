@@ -18,7 +18,7 @@ import numpy as np
 from .. import errors
 from .._search import ExactSearch
 from ..core.deal import seeded_positions
-from ..files import read_npz, write_atomically, write_text_file
+from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
 from .engine import RankMap
 from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
 from .rootgame import root_game
@@ -138,6 +138,7 @@ def check_folder(folder: str, seed: int) -> None:
     except (OSError, ValueError) as exc:
         raise errors.NimmtError(f"cannot use {errors.quote(folder, errors.SHORT_PATH)}:"
                                 f" {exc}") from None
+    remove_dead_temporaries(folder)          # a killed run's half-written chunk
     if found is None:
         write_text_file(path, json.dumps(settings) + "\n")
     elif found != settings:

@@ -21,7 +21,7 @@ import numpy as np
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
-from ..files import read_npz, write_atomically, write_text_file
+from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
 from ..mcts.player import SearchPlayer
 from ..play.bots import NetBot, NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import play_round
@@ -188,6 +188,7 @@ def generate(config, folder: str,
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise ConfigError(f"cannot make the folder {folder}: a file of that name is there")
     os.makedirs(folder, exist_ok=True)
+    remove_dead_temporaries(folder)          # a killed run's half-written chunk
     settings = config.settings()
     path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(path):

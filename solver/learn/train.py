@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ..errors import ConfigError
-from ..files import write_atomically, write_text_file
+from ..files import remove_dead_temporaries, write_atomically, write_text_file
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, RawViews, encode
 from .model import PARAMETERS, PolicyNet, load_cached, shapes
@@ -163,6 +163,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     if len(train_idx) == 0:
         raise ConfigError("no training examples (every round is in the validation set)")
     os.makedirs(run_folder, exist_ok=True)
+    remove_dead_temporaries(run_folder)      # a killed run's half-written checkpoint
     net = _module(torch, config.hidden, config.seed)
     if config.init:
         start_from(torch, net, config.init)
