@@ -8,7 +8,7 @@ import platform
 from setuptools import Extension, setup
 from Cython.Build import cythonize
 
-MODULES = ["rules", "matgame", "search", "sim", "exhaustive", "features"]
+MODULES = ["rules", "matgame", "search", "sim", "exhaustive", "features", "gemm"]
 
 COMPILER_DIRECTIVES = {
     "language_level": 3,

@@ -7,9 +7,10 @@ solver) · `mcts` (the search player) · `play` (game runners, bots, tournaments
 """
 import os
 
-# One BLAS thread unless told otherwise, set before numpy loads: the networks' float32
-# products then sum in one order on any machine (two threads change the advice's last
-# digits). Imported after numpy, the package leaves the thread count as it finds it.
+# One BLAS thread unless told otherwise, set before numpy loads: where the network's
+# products fall back on numpy's (no AVX2 and FMA: solver/learn/model.py), they then sum in
+# one order (two threads change the advice's last digits). Imported after numpy, the
+# package leaves the thread count as it finds it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import importlib

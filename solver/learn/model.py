@@ -12,7 +12,10 @@ not matter and any hand size from 1 to 10 fits):
 `logit` over the real cards is the policy (softmax); `value` is the bullheads the seat
 takes from this turn to the end of the round. Weights are float32 arrays in a `.npz` (with a
 `meta` JSON string); the default ones ship in `solver/learn/weights/`. Evaluation is batched
-and deterministic (no randomness, float32 throughout).
+and deterministic (no randomness, float32 throughout). The matrix products run on the
+package's own kernel (cext/gemm.pxd) where the processor has AVX2 and FMA, so that the
+numbers are the same on all such machines and the speed does not depend on the BLAS
+library's choices; elsewhere on numpy's product.
 """
 import json
 import os
@@ -21,6 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import _gemm
 from ..errors import ConfigError
 from ..files import read_npz, write_atomically
 from ..core.player import PlayerView
@@ -33,6 +37,7 @@ PARAMETERS = ("card_in", "table_in", "b1", "card_mid", "b2", "ctx_w", "ctx_b", "
               "pol_ctx", "pol_b", "pol_out", "pol_out_b", "val_w", "val_b", "val_out",
               "val_out_b")
 NEG = np.float32(-1e9)         # the logit of an empty slot
+KERNEL = _gemm.supported()     # the products on cext/gemm.pxd's kernel (else numpy's)
 
 
 def shapes(hidden: int) -> Dict[str, Tuple[int, ...]]:
@@ -51,8 +56,21 @@ def _relu(x: np.ndarray) -> np.ndarray:
 
 @dataclass
 class PolicyNet:
+    """The network. Its weights are read when it is made (packed for the product kernel):
+    change them by making another."""
     weights: Dict[str, np.ndarray]
     meta: Dict[str, Any]
+
+    def __post_init__(self):
+        self._packed = ({k: _gemm.pack(w) for k, w in self.weights.items() if w.ndim == 2}
+                        if KERNEL else {})
+
+    def _product(self, x: np.ndarray, name: str) -> np.ndarray:
+        """x @ weights[name] (x 2-D, float32)."""
+        w = self.weights[name]
+        if not self._packed:
+            return x @ w
+        return _gemm.matmul(x, self._packed[name], w.shape[0], w.shape[1])
 
     @property
     def hidden(self) -> int:
@@ -88,9 +106,9 @@ class PolicyNet:
         w = self.weights
         h2, ctx, mask, k = self._trunk(x)
         b, h = h2.shape[0], h2.shape[2]
-        h3 = (h2.reshape(b * k, h) @ w["pol_card"]).reshape(b, k, h)
-        h3 += (ctx @ w["pol_ctx"] + w["pol_b"])[:, None, :]
-        scores = _relu(h3).reshape(b * k, h) @ w["pol_out"][:, 0]
+        h3 = self._product(h2.reshape(b * k, h), "pol_card").reshape(b, k, h)
+        h3 += (self._product(ctx, "pol_ctx") + w["pol_b"])[:, None, :]
+        scores = self._product(_relu(h3).reshape(b * k, h), "pol_out")[:, 0]
         logits = np.full(x.mask.shape, NEG, dtype=np.float32)
         logits[:, :k] = np.where(mask, scores.reshape(b, k) + w["pol_out_b"][0], NEG)
         return logits, (self._value(ctx) if value else None)
@@ -108,10 +126,11 @@ class PolicyNet:
         k = int(np.flatnonzero(x.mask.any(axis=0)).max(initial=0)) + 1
         cards, mask = x.cards[:, :k], x.mask[:, :k]
         b, h = len(cards), self.hidden
-        h1 = (np.ascontiguousarray(cards).reshape(b * k, cards.shape[2]) @ w["card_in"])
+        h1 = self._product(np.ascontiguousarray(cards).reshape(b * k, cards.shape[2]),
+                           "card_in")
         h1 = h1.reshape(b, k, h)
-        h1 += (x.table @ w["table_in"] + w["b1"])[:, None, :]
-        h2 = _relu(h1).reshape(b * k, h) @ w["card_mid"]
+        h1 += (self._product(x.table, "table_in") + w["b1"])[:, None, :]
+        h2 = self._product(_relu(h1).reshape(b * k, h), "card_mid")
         h2 += w["b2"]
         h2 = _relu(h2).reshape(b, k, h)
         if not mask.all():
@@ -119,12 +138,14 @@ class PolicyNet:
         count = np.maximum(mask.sum(axis=1, dtype=np.float32), 1.0)[:, None]
         mean = h2.sum(axis=1) / count
         peak = h2.max(axis=1)
-        ctx = _relu(np.concatenate([mean, peak, x.table], axis=1) @ w["ctx_w"] + w["ctx_b"])
+        ctx = _relu(self._product(np.concatenate([mean, peak, x.table], axis=1), "ctx_w")
+                    + w["ctx_b"])
         return h2, ctx, mask, k
 
     def _value(self, ctx: np.ndarray) -> np.ndarray:
         w = self.weights
-        value = (_relu(ctx @ w["val_w"] + w["val_b"]) @ w["val_out"])[:, 0] + w["val_out_b"][0]
+        value = (self._product(_relu(self._product(ctx, "val_w") + w["val_b"]), "val_out")[:, 0]
+                 + w["val_out_b"][0])
         return value.astype(np.float32)
 
     def policy(self, views: Sequence[PlayerView]) -> Tuple[np.ndarray, np.ndarray]:

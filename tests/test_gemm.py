@@ -1,0 +1,54 @@
+"""The network's product kernel (cext/gemm.pxd) and the network on it."""
+import numpy as np
+import pytest
+
+from solver import _gemm
+from solver.learn import model
+from solver.learn.model import PolicyNet, load_cached
+
+pytestmark = pytest.mark.skipif(not _gemm.supported(), reason="no AVX2 and FMA here")
+
+
+@pytest.mark.parametrize("m, k, n", [(1, 1, 1), (5, 3, 20), (6, 17, 16), (13, 256, 256),
+                                     (100, 539, 128), (7, 128, 1), (0, 4, 16), (3, 0, 16)])
+def test_the_product_is_numpy_s_to_rounding(m, k, n):
+    rng = np.random.default_rng(m * 1000 + k + n)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    got = _gemm.matmul(a, _gemm.pack(b), k, n)
+    assert got.shape == (m, n) and got.dtype == np.float32
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.allclose(got, exact, rtol=1e-5, atol=1e-4 * max(1, k) ** 0.5)
+
+
+def test_a_row_s_numbers_do_not_depend_on_the_rest_of_the_batch():
+    """Each element is one chain of fused multiply-adds in a fixed order: the same bits
+    whatever rows come with it (a full block of six, a short block) or where it lies."""
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((29, 256)).astype(np.float32)
+    b = rng.standard_normal((256, 40)).astype(np.float32)
+    packed = _gemm.pack(b)
+    whole = _gemm.matmul(a, packed, 256, 40)
+    for rows in ([0], [5, 6, 7], list(range(3, 29)), [28, 0, 13]):
+        assert np.array_equal(_gemm.matmul(a[rows], packed, 256, 40), whole[rows])
+
+
+def test_shapes_that_do_not_match_are_refused():
+    packed = _gemm.pack(np.ones((4, 16), dtype=np.float32))
+    with pytest.raises(ValueError):
+        _gemm.matmul(np.ones((2, 5), dtype=np.float32), packed, 5, 16)
+
+
+def test_the_network_on_the_kernel_is_the_network_on_numpy(monkeypatch):
+    net = load_cached("net-v3.npz")
+    monkeypatch.setattr(model, "KERNEL", False)
+    plain = PolicyNet(net.weights, net.meta)
+    assert not plain._packed and net._packed
+    rng = np.random.default_rng(2)
+    x = model.Encoded(rng.random((50, 10, model.CARD_FEATURES), dtype=np.float32),
+                      np.arange(10)[None, :] < rng.integers(1, 11, size=50)[:, None],
+                      rng.random((50, model.TABLE_FEATURES), dtype=np.float32))
+    (logits, values), (logits2, values2) = net.forward(x), plain.forward(x)
+    assert np.allclose(logits[x.mask], logits2[x.mask], atol=1e-4)
+    assert np.allclose(values, values2, atol=1e-4)
+    assert np.array_equal(logits.argmax(axis=1), logits2.argmax(axis=1))
