@@ -33,10 +33,43 @@ def test_a_row_s_numbers_do_not_depend_on_the_rest_of_the_batch():
         assert np.array_equal(_gemm.matmul(a[rows], packed, 256, 40), whole[rows])
 
 
+@pytest.mark.parametrize("n", [16, 40, 256])
+def test_the_epilogue_is_numpy_s_operations_to_the_bit(n):
+    """A bias, a bias per group of rows and max(0, .) done as the outputs are stored give
+    the numbers numpy's `+` and `maximum` give on the stored product."""
+    rng = np.random.default_rng(n)
+    a = rng.standard_normal((31, 64)).astype(np.float32)
+    b = rng.standard_normal((64, n)).astype(np.float32)
+    bias = rng.standard_normal(n).astype(np.float32)
+    row_bias = rng.standard_normal((4, n)).astype(np.float32)     # groups of 8 rows
+    packed = _gemm.pack(b)
+    plain = _gemm.matmul(a, packed, 64, n)
+    expected = plain + bias
+    expected += np.repeat(row_bias, 8, axis=0)[:31]
+    expected = np.maximum(expected, 0.0)
+    got = _gemm.matmul(a, packed, 64, n, bias, row_bias, 8, True)
+    assert np.array_equal(got, expected)
+    assert np.array_equal(_gemm.matmul(a, packed, 64, n, relu=True), np.maximum(plain, 0.0))
+
+
+def test_a_one_column_product_is_the_same_chain():
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((21, 100)).astype(np.float32)
+    w = rng.standard_normal((100, 1)).astype(np.float32)
+    assert np.array_equal(_gemm.dot_rows(a, w[:, 0]), _gemm.matmul(a, _gemm.pack(w), 100, 1)[:, 0])
+
+
 def test_shapes_that_do_not_match_are_refused():
     packed = _gemm.pack(np.ones((4, 16), dtype=np.float32))
     with pytest.raises(ValueError):
         _gemm.matmul(np.ones((2, 5), dtype=np.float32), packed, 5, 16)
+    with pytest.raises(ValueError):
+        _gemm.matmul(np.ones((2, 4), dtype=np.float32), packed, 4, 16, bias=np.ones(15))
+    with pytest.raises(ValueError):
+        _gemm.matmul(np.ones((9, 4), dtype=np.float32), packed, 4, 16,
+                     row_bias=np.ones((2, 16)), group=4)          # 8 rows of biases for 9
+    with pytest.raises(ValueError):
+        _gemm.dot_rows(np.ones((2, 4), dtype=np.float32), np.ones(5))
 
 
 def test_the_network_on_the_kernel_is_the_network_on_numpy(monkeypatch):

@@ -65,12 +65,24 @@ class PolicyNet:
         self._packed = ({k: _gemm.pack(w) for k, w in self.weights.items() if w.ndim == 2}
                         if KERNEL else {})
 
-    def _product(self, x: np.ndarray, name: str) -> np.ndarray:
-        """x @ weights[name] (x 2-D, float32)."""
+    def _layer(self, x: np.ndarray, name: str, bias: Optional[np.ndarray] = None,
+               row_bias: Optional[np.ndarray] = None, group: int = 1,
+               relu: bool = False) -> np.ndarray:
+        """x @ weights[name] (x 2-D, float32), then + bias, + row_bias[i // group] on row
+        i, max(0, .): on the kernel in one pass as the outputs are stored, else in numpy
+        (the same float32 operations in the same order)."""
         w = self.weights[name]
-        if not self._packed:
-            return x @ w
-        return _gemm.matmul(x, self._packed[name], w.shape[0], w.shape[1])
+        if self._packed:
+            if w.shape[1] == 1 and bias is None and row_bias is None and not relu:
+                return _gemm.dot_rows(x, w[:, 0])[:, None]
+            return _gemm.matmul(x, self._packed[name], w.shape[0], w.shape[1], bias, row_bias,
+                                group, relu)
+        out = x @ w
+        if bias is not None:
+            out += bias
+        if row_bias is not None:
+            out.reshape(-1, group, out.shape[1])[...] += row_bias[:, None, :]
+        return _relu(out) if relu else out
 
     @property
     def hidden(self) -> int:
@@ -106,9 +118,10 @@ class PolicyNet:
         w = self.weights
         h2, ctx, mask, k = self._trunk(x)
         b, h = h2.shape[0], h2.shape[2]
-        h3 = self._product(h2.reshape(b * k, h), "pol_card").reshape(b, k, h)
-        h3 += (self._product(ctx, "pol_ctx") + w["pol_b"])[:, None, :]
-        scores = self._product(_relu(h3).reshape(b * k, h), "pol_out")[:, 0]
+        h3 = self._layer(h2.reshape(b * k, h), "pol_card",
+                         row_bias=self._layer(ctx, "pol_ctx", bias=w["pol_b"]), group=k,
+                         relu=True)
+        scores = self._layer(h3, "pol_out")[:, 0]
         logits = np.full(x.mask.shape, NEG, dtype=np.float32)
         logits[:, :k] = np.where(mask, scores.reshape(b, k) + w["pol_out_b"][0], NEG)
         return logits, (self._value(ctx) if value else None)
@@ -126,26 +139,23 @@ class PolicyNet:
         k = int(np.flatnonzero(x.mask.any(axis=0)).max(initial=0)) + 1
         cards, mask = x.cards[:, :k], x.mask[:, :k]
         b, h = len(cards), self.hidden
-        h1 = self._product(np.ascontiguousarray(cards).reshape(b * k, cards.shape[2]),
-                           "card_in")
-        h1 = h1.reshape(b, k, h)
-        h1 += (self._product(x.table, "table_in") + w["b1"])[:, None, :]
-        h2 = self._product(_relu(h1).reshape(b * k, h), "card_mid")
-        h2 += w["b2"]
-        h2 = _relu(h2).reshape(b, k, h)
+        h1 = self._layer(np.ascontiguousarray(cards).reshape(b * k, cards.shape[2]), "card_in",
+                         row_bias=self._layer(x.table, "table_in", bias=w["b1"]), group=k,
+                         relu=True)
+        h2 = self._layer(h1, "card_mid", bias=w["b2"], relu=True).reshape(b, k, h)
         if not mask.all():
             h2 *= mask[:, :, None]                  # h2 >= 0: 0 is a neutral floor for the max
         count = np.maximum(mask.sum(axis=1, dtype=np.float32), 1.0)[:, None]
         mean = h2.sum(axis=1) / count
         peak = h2.max(axis=1)
-        ctx = _relu(self._product(np.concatenate([mean, peak, x.table], axis=1), "ctx_w")
-                    + w["ctx_b"])
+        ctx = self._layer(np.concatenate([mean, peak, x.table], axis=1), "ctx_w",
+                          bias=w["ctx_b"], relu=True)
         return h2, ctx, mask, k
 
     def _value(self, ctx: np.ndarray) -> np.ndarray:
         w = self.weights
-        value = (self._product(_relu(self._product(ctx, "val_w") + w["val_b"]), "val_out")[:, 0]
-                 + w["val_out_b"][0])
+        value = (self._layer(self._layer(ctx, "val_w", bias=w["val_b"], relu=True),
+                             "val_out")[:, 0] + w["val_out_b"][0])
         return value.astype(np.float32)
 
     def policy(self, views: Sequence[PlayerView]) -> Tuple[np.ndarray, np.ndarray]:
