@@ -7,7 +7,9 @@ decide.
 The positions are the card decisions (more than one card in hand) of a few seeded rounds of
 `net` bots. For batches of 1, 64 and 512 of them, positions per second: the whole evaluation
 (the seat's view to arrays, the features, the network) and the network alone (features made
-beforehand). Then decisions per second of `net` and of `nsearch` at each world count, on the
+beforehand), and the network alone on numpy's matrix product in place of the package's
+kernel (`PolicyNet.on_numpy`; the same where the processor has no AVX2 and FMA), with the
+ratio of the two. Then decisions per second of `net` and of `nsearch` at each world count, on the
 same decisions (in order: early turns, with more cards, cost more). Times are the process's
 CPU time, which other work on the machine does not inflate; BLAS is held to one thread (set
 before numpy is imported): with a core busy, its threads slow small batches many times over.
@@ -85,6 +87,7 @@ def main(argv=None) -> None:
     except ValueError:
         parser.error(f"--worlds must be comma-separated integers, got {args.worlds!r}")
     net = load_cached()
+    plain = net.on_numpy()
     views = decisions(args.players, max(BATCHES))
     rows = []
     for batch in BATCHES:
@@ -92,14 +95,18 @@ def main(argv=None) -> None:
         encoded = encode(raw_views(part))
         whole = cpu_per_call(lambda _: net.policy(part), 1.0)
         alone = cpu_per_call(lambda _: net.forward(encoded), 1.0)
+        numpy_alone = cpu_per_call(lambda _: plain.forward(encoded), 1.0)
         rows.append([batch, f"{batch / whole:,.0f}", f"{1000 * whole / batch:.3f}",
-                     f"{batch / alone:,.0f}", f"{1000 * alone / batch:.3f}"])
+                     f"{batch / alone:,.0f}", f"{1000 * alone / batch:.3f}",
+                     f"{batch / numpy_alone:,.0f}", f"{numpy_alone / alone:.2f}x"])
     print(machine_line())
     print(f"{args.players} players, {len(views)} card decisions of `net` rounds;"
           " CPU time of one thread")
     print()
     print(markdown_table(["batch", "positions/s (features + network)", "ms each",
-                          "positions/s (network alone)", "ms each"], rows))
+                          "positions/s (network alone)", "ms each",
+                          "positions/s (network alone, numpy's product)", "kernel's gain"],
+                         rows))
     print()
     bots = [["net", None]] + [[f"nsearch:worlds={w}", None] for w in worlds]
     bots += [[spec, None] for spec in args.bots.split(",") if spec]

@@ -74,9 +74,10 @@ def test_shapes_that_do_not_match_are_refused():
 
 def test_the_network_on_the_kernel_is_the_network_on_numpy(monkeypatch):
     net = load_cached("net-v3.npz")
-    monkeypatch.setattr(model, "KERNEL", False)
-    plain = PolicyNet(net.weights, net.meta)
+    plain = net.on_numpy()
     assert not plain._packed and net._packed
+    monkeypatch.setattr(model, "KERNEL", False)
+    assert not PolicyNet(net.weights, net.meta)._packed
     rng = np.random.default_rng(2)
     x = model.Encoded(rng.random((50, 10, model.CARD_FEATURES), dtype=np.float32),
                       np.arange(10)[None, :] < rng.integers(1, 11, size=50)[:, None],

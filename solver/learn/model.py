@@ -65,6 +65,13 @@ class PolicyNet:
         self._packed = ({k: _gemm.pack(w) for k, w in self.weights.items() if w.ndim == 2}
                         if KERNEL else {})
 
+    def on_numpy(self) -> "PolicyNet":
+        """The same network on numpy's matrix product (the kernel's reference, and its
+        baseline in benchmarks/bench_inference.py)."""
+        plain = PolicyNet.__new__(PolicyNet)
+        plain.weights, plain.meta, plain._packed = self.weights, self.meta, {}
+        return plain
+
     def _layer(self, x: np.ndarray, name: str, bias: Optional[np.ndarray] = None,
                row_bias: Optional[np.ndarray] = None, group: int = 1,
                relu: bool = False) -> np.ndarray:
