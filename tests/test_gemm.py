@@ -1,6 +1,7 @@
 """The network's product kernel (cext/gemm.pxd) and the network on it."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from solver import _gemm
 from solver.learn import model
@@ -86,3 +87,26 @@ def test_the_network_on_the_kernel_is_the_network_on_numpy(monkeypatch):
     assert np.allclose(logits[x.mask], logits2[x.mask], atol=1e-4)
     assert np.allclose(values, values2, atol=1e-4)
     assert np.array_equal(logits.argmax(axis=1), logits2.argmax(axis=1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 20), st.integers(0, 40), st.integers(1, 50), st.integers(1, 7),
+       st.booleans(), st.booleans(), st.booleans(), st.integers(0, 2 ** 32 - 1))
+def test_any_shape_and_epilogue(m, k, n, group, with_bias, with_rows, relu, seed):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((m, k)).astype(np.float32)
+    b = rng.standard_normal((k, n)).astype(np.float32)
+    bias = rng.standard_normal(n).astype(np.float32) if with_bias else None
+    rows = (rng.standard_normal(((m + group - 1) // group, n)).astype(np.float32)
+            if with_rows else None)
+    got = _gemm.matmul(a, _gemm.pack(b), k, n, bias, rows, group, relu)
+    expected = _gemm.matmul(a, _gemm.pack(b), k, n)
+    if bias is not None:
+        expected += bias
+    if rows is not None:
+        expected += np.repeat(rows, group, axis=0)[:m]
+    if relu:
+        expected = np.maximum(expected, 0.0)
+    assert np.array_equal(got, expected)
+    assert np.allclose(_gemm.matmul(a, _gemm.pack(b), k, n),
+                       a.astype(np.float64) @ b.astype(np.float64), atol=1e-4)
