@@ -9,7 +9,8 @@ import pytest
 from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig, fewest_bullheads_chooser, play_turn, row_bullheads
 from solver.errors import ConfigError
-from solver.learn.model import load_cached
+from solver.learn.features import COST_FEATURE
+from solver.learn.model import NEG, CostPolicy, load_cached, others_model
 from solver._rules import c_play_turn
 from solver.learn.features import encode, raw_views, rows_array
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
@@ -284,6 +285,34 @@ def test_several_models_of_the_others_are_told_apart_by_the_table():
     assert bot.others_net == (v1, v2)
     with pytest.raises(ConfigError, match="weights"):
         make_bot("nsearch:others=net-v1.npz+/nowhere.npz")
+
+
+def test_a_table_of_samplers_is_told_apart_by_the_cost_model():
+    """`others=...+sampler`: the rule model of players of this turn's cheapest card rates
+    each card by its sampled cost (the cheapest highest, empty slots out), and the worlds of
+    a table of `sampler`s take it after three turns, those of a table of net-v1 the net."""
+    sampler, v1 = others_model("sampler"), load_cached("net-v1.npz")
+    assert isinstance(sampler, CostPolicy)
+    seat0 = Recorder(make_bot("net", seed=0))
+    play_round(GameConfig(players=4), [seat0] + [make_bot("sampler", seed=k) for k in (1, 2, 3)],
+               random.Random(0))
+    x = encode(raw_views(seat0.views[:5]))
+    logits = sampler.logits(x)
+    cost = x.cards[:, :, COST_FEATURE]
+    assert (logits[~x.mask] == NEG).all()
+    for i in range(len(logits)):
+        real = np.flatnonzero(x.mask[i])
+        assert np.argmax(logits[i, real]) == np.argmin(cost[i, real])
+    for table, model in (("sampler", 1), ("net:weights=net-v1.npz", 0)):
+        seat0 = Recorder(make_bot("net", seed=0))
+        play_round(GameConfig(players=4), [seat0] + [make_bot(table, seed=k) for k in (1, 2, 3)],
+                   random.Random(0))
+        rng = random.Random(1)
+        pairs = resample(*belief_weights([v1, sampler], seat0.views[3], 64, rng), 64, rng)
+        assert sum(m == model for _, m in pairs) >= 48, (table, pairs)
+    bot = make_bot("belief:others=net-v1.npz+sampler", seed=1)
+    assert bot.others_net == (v1, sampler)
+    assert make_bot("nsearch:others=sampler", seed=1).others_net == sampler
 
 
 def _playout_starts(worlds: int):

@@ -28,8 +28,8 @@ from .. import _gemm
 from ..errors import ConfigError
 from ..files import read_npz, write_atomically
 from ..core.player import PlayerView
-from .features import (CARD_FEATURES, FEATURE_VERSION, HAND_SIZE, TABLE_FEATURES, Encoded, encode,
-                       raw_views)
+from .features import (CARD_FEATURES, COST_FEATURE, FEATURE_VERSION, HAND_SIZE, ROW_SCALE,
+                       TABLE_FEATURES, Encoded, encode, raw_views)
 
 WEIGHTS_DIR = os.path.join(os.path.dirname(__file__), "weights")
 DEFAULT_WEIGHTS = "net-v3.npz"
@@ -184,6 +184,30 @@ class PolicyNet:
 
 
 NEGLIGIBLE = 1e-20     # a weight this small changes no sum of the network by a float32 bit
+
+
+@dataclass(frozen=True)
+class CostPolicy:
+    """A model of players who play the card that costs least this turn (the bot `sampler`,
+    and heuristic players like it): each card's logit is -`sharpness` times its mean
+    bullheads this turn against random unseen cards of the others (the encoding's sampled
+    cost). Not a network: no value head. A model of the others for `nsearch` and `belief`
+    (`others=...+sampler`)."""
+    sharpness: float = 2.0       # logits per bullhead
+
+    def logits(self, x: Encoded) -> np.ndarray:
+        cost = x.cards[:, :, COST_FEATURE].astype(np.float32) * np.float32(ROW_SCALE)
+        return np.where(x.mask, np.float32(-self.sharpness) * cost, NEG).astype(np.float32)
+
+
+# the models of the others that are not weight files (`others=` of nsearch and belief)
+RULE_MODELS = {"sampler": CostPolicy()}
+
+
+def others_model(name: str):
+    """A model of the other seats by name: a rule model (`RULE_MODELS`) or network
+    weights (`load_cached`)."""
+    return RULE_MODELS[name] if name in RULE_MODELS else load_cached(name)
 
 
 def likeliest_cards(views: Sequence[PlayerView], logits: np.ndarray) -> List[int]:

@@ -505,7 +505,7 @@ def _models(others: Models, net: PolicyNet) -> List[PolicyNet]:
     """The others' models as a list: `net` itself when none is given."""
     if others is None:
         return [net]
-    return [others] if isinstance(others, PolicyNet) else list(others)
+    return list(others) if isinstance(others, (list, tuple)) else [others]
 
 
 def score_order(card: int, score: float) -> Tuple[float, int]:

@@ -38,7 +38,7 @@ from ..core.player import Player, PlayerView
 from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
                           row_bullheads, target_row)
 from ..errors import ConfigError, quote
-from ..learn.model import likeliest_cards, load_cached
+from ..learn.model import likeliest_cards, load_cached, others_model
 from ..learn.search import BELIEF_POWER, NetSearchOptions, best_scored, card_scores
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
@@ -317,9 +317,10 @@ class NetSearchBot(NetBot):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
                                         belief, power, plan)
-        # the others' model: another network's policy (a file, or a shipped name), or
-        # several joined by '+' (each world then has one, weighed by the table's play)
-        models = tuple(load_cached(name) for name in others.split("+")) if others else ()
+        # the others' model: another network's policy (a file, or a shipped name), `sampler`
+        # (players of the cheapest card this turn), or several joined by '+' (each world
+        # then has one, weighed by the table's play)
+        models = tuple(others_model(name) for name in others.split("+")) if others else ()
         self.others_net = models[0] if len(models) == 1 else (models or None)
         self.last: Optional[Tuple[int, Dict[int, float]]] = None   # (seat, card scores)
         # of several models under belief: the round (seat, start rows) and the models still
