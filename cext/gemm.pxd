@@ -5,11 +5,11 @@
 #   B[k][16p + c] at packed[(p * K + k) * 16 + c], zeros past column N. It is packed once,
 #   when the weights are loaded.
 # - C = A B (A: M x K float32, rows contiguous; C: M x N), then an epilogue on each output
-#   as it is stored (a bias, a bias per group of rows, max(0, .)). Each product is one chain of fused
-#   multiply-adds over k = 0, 1, ..., K - 1 from 0: the same numbers whatever the blocking,
-#   the row or panel an element falls in, and on every processor with FMA (one rounding a
-#   step, no reassociation). A BLAS library sums in an order of its own that depends on the
-#   processor; this is why the results do not.
+#   as it is stored (a bias, a bias per group of rows, max(0, .)). Each product is one chain
+#   of fused multiply-adds over k = 0, 1, ..., K - 1 from 0 (nimmt_dot_rows' one column
+#   too): the same numbers whatever the blocking, the row or panel an element falls in, and
+#   on every processor with FMA (one rounding a step, no reassociation). A BLAS library sums
+#   in an order of its own that depends on the processor; this is why the results do not.
 # - Only x86-64 with AVX2 and FMA runs it (`nimmt_gemm_supported`); elsewhere the caller uses
 #   numpy's product. No allocation, no Python object, no GIL: the caller owns every buffer.
 # - The blocks: 6 rows of A (in the first-level cache) against each 16-column panel in turn
