@@ -11,13 +11,17 @@ from gemm cimport (NIMMT_PANEL, NimmtEpilogue, nimmt_pack, nimmt_gemm, nimmt_dot
                    nimmt_gemm_supported)
 
 
+# asked of the processor once, at import: every product checks it
+cdef bint SUPPORTED = nimmt_gemm_supported()
+
+
 def supported() -> bool:
     """Whether this processor runs the kernel (x86-64 with AVX2 and FMA)."""
-    return bool(nimmt_gemm_supported())
+    return SUPPORTED
 
 
 def _check_supported():
-    if not nimmt_gemm_supported():
+    if not SUPPORTED:
         raise RuntimeError("this processor has no AVX2 and FMA: use numpy's product")
 
 
@@ -66,18 +70,9 @@ def matmul(a, packed, int k, int n, bias=None, row_bias=None, int group=1,
         e.row_bias = &rb[0, 0] if m and n else NULL
     out = np.empty((m, n), dtype=np.float32)
     cdef float[:, ::1] c = out
-    if m and n:
-        if k == 0:                           # no product: the epilogue on zeros
-            out[:] = 0
-            if bias is not None:
-                out += np.asarray(b)
-            if row_bias is not None:
-                out += np.repeat(np.asarray(rb), group, axis=0)[:m]
-            if relu:
-                np.maximum(out, 0.0, out=out)
-        else:
-            with nogil:
-                nimmt_gemm(&x[0, 0], m, k, &p[0], n, &c[0, 0], &e)
+    if m and n:              # k = 0 too: no term is read, each output is the epilogue on 0
+        with nogil:
+            nimmt_gemm(&x[0, 0], m, k, &p[0], n, &c[0, 0], &e)
     return out
 
 

@@ -62,8 +62,9 @@ class PolicyNet:
     meta: Dict[str, Any]
 
     def __post_init__(self):
-        self._packed = ({k: _gemm.pack(w) for k, w in self.weights.items() if w.ndim == 2}
-                        if KERNEL else {})
+        # the matrices of more than one column (the heads' single columns are dot products)
+        self._packed = ({k: _gemm.pack(w) for k, w in self.weights.items()
+                         if w.ndim == 2 and w.shape[1] > 1} if KERNEL else {})
 
     def on_numpy(self) -> "PolicyNet":
         """The same network on numpy's matrix product (the kernel's reference, and its
@@ -196,8 +197,8 @@ class CostPolicy:
     sharpness: float = 2.0       # logits per bullhead
 
     def logits(self, x: Encoded) -> np.ndarray:
-        cost = x.cards[:, :, COST_FEATURE].astype(np.float32) * np.float32(ROW_SCALE)
-        return np.where(x.mask, np.float32(-self.sharpness) * cost, NEG).astype(np.float32)
+        cost = x.cards[:, :, COST_FEATURE] * np.float32(ROW_SCALE)      # float32 throughout
+        return np.where(x.mask, np.float32(-self.sharpness) * cost, NEG)
 
 
 # the models of the others that are not weight files (`others=` of nsearch and belief)
