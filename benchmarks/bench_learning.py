@@ -32,7 +32,7 @@ def curve(run: str, epochs: List[int], players: int, base: str, rounds: int,
     with multiprocessing.Pool(jobs) as pool:
         for epoch in epochs:
             bot = f"net:weights={os.path.join(run, EPOCH_NAME.format(epoch))}"
-            tasks = [(players, bot, base, i, None if known is None else known[i])
+            tasks = [(players, bot, base, i, None if known is None else known[i], 0)
                      for i in range(rounds)]
             played = pool.map(paired_round, tasks, chunksize=1)
             known = [r.base for r in played]

@@ -10,8 +10,8 @@ the whole run is deterministic and two candidates can be compared round by round
 (`--rounds-json` keeps the per-round results).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
-        [--rounds 1000] [--first 0] [--jobs 2] [--rounds-json FILE] [--reuse-base FILE]
-        [--compare FILE]                                     (from the repository root)
+        [--rounds 1000] [--first 0] [--jobs 2] [--warmup 0] [--rounds-json FILE]
+        [--reuse-base FILE] [--compare FILE]                                     (from the repository root)
     python -m benchmarks.bench_paired --from-json FILE [--compare FILE]
                                       (the summary of a saved run, and two runs round by round)
 
@@ -90,11 +90,13 @@ class PairedRound:
     rows: Clock         # ... and row choices
 
 
-def paired_round(task: Tuple[int, str, str, int, Optional[int]]) -> PairedRound:
+def paired_round(task: Tuple[int, str, str, int, Optional[int], int]) -> PairedRound:
     """Deal `index` played with `bot` in one seat and `base` elsewhere, then with `base`
     everywhere (unless `known`, the seat's bullheads in that round from an earlier run, is
-    given): the seat's bullheads in each and the candidate's times."""
-    players, bot, base, index, known = task
+    given): the seat's bullheads in each and the candidate's times. With `warmup` = K, each
+    table first plays K rounds of other deals, unscored, as earlier rounds of the same game
+    (the totals carried on): what a bot that learns its table knows by a later round."""
+    players, bot, base, index, known, warmup = task
     config = GameConfig(players=players)
     start = deal(config, random.Random(f"deal{index}"))
     seat = index % players
@@ -105,7 +107,12 @@ def paired_round(task: Tuple[int, str, str, int, Optional[int]]) -> PairedRound:
                 for k in range(players)]
         if timed is None:
             bots[seat] = timed = Timed(bots[seat])
-        result = play_round(config, bots, random.Random(index), start=start)
+        scores = [0] * players
+        for j in range(warmup):
+            earlier = play_round(config, bots, random.Random(f"warmup{index}/{j}"),
+                                 scores=scores)
+            scores = [a + b for a, b in zip(scores, earlier.penalties)]
+        result = play_round(config, bots, random.Random(index), start=start, scores=scores)
         taken.append(result.penalties[seat])
     if known is not None:
         taken.append(known)
@@ -133,6 +140,9 @@ def main(argv=None) -> None:
                         help="the index of the first deal (to extend an earlier run: its files"
                              " for --reuse-base and --compare are read from this deal on)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    parser.add_argument("--warmup", type=int, default=0, metavar="K",
+                        help="unscored rounds each table plays before its deal, as earlier"
+                             " rounds of its game (runs reused or compared: the same K)")
     parser.add_argument("--rounds-json", default=None, help="write the per-round results")
     parser.add_argument("--reuse-base", default=None, metavar="FILE",
                         help="the --rounds-json of an earlier run with the same --players and"
@@ -159,8 +169,9 @@ def main(argv=None) -> None:
         parse_bot_names(f"{args.bot},{args.base}")      # refuse a bad spec before playing
     except ValueError as error:
         parser.error(str(error))
-    if args.rounds < 2 or args.jobs < 1 or args.first < 0:
-        parser.error("--rounds must be at least 2, --jobs at least 1, --first at least 0")
+    if args.rounds < 2 or args.jobs < 1 or args.first < 0 or args.warmup < 0:
+        parser.error("--rounds must be at least 2, --jobs at least 1, --first and --warmup"
+                     " at least 0")
     first, last = args.first, args.first + args.rounds
     known: List[Optional[int]] = [None] * args.rounds
     if args.reuse_base:
@@ -169,7 +180,7 @@ def main(argv=None) -> None:
             parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --first +"
                          " --rounds")
         known = [b for _, b in earlier[first:last]]
-    tasks = [(args.players, args.bot, args.base, first + i, known[i])
+    tasks = [(args.players, args.bot, args.base, first + i, known[i], args.warmup)
              for i in range(args.rounds)]
     timed = []
     every = max(1, args.rounds // 20)

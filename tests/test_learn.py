@@ -598,3 +598,19 @@ def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         paired(spec + ["--rounds", "4", "--first", "1", "--reuse-base", str(whole)])
     assert stop.value.code == 2
+
+
+def test_paired_benchmark_warms_the_tables_up(tmp_path):
+    """--warmup K: each table first plays K other deals as earlier rounds of its game (the
+    candidate's decisions in them timed too), then the scored deal."""
+    from benchmarks.bench_paired import main as paired, paired_round
+    plain = paired_round((3, "greedy", "random", 5, None, 0))
+    warm = paired_round((3, "greedy", "random", 5, None, 1))
+    assert (plain.cards.count, warm.cards.count) == (10, 20)   # the seat's decisions
+    out = tmp_path / "w.json"
+    paired(["--players", "3", "--bot", "greedy", "--base", "random", "--jobs", "1",
+            "--rounds", "2", "--warmup", "1", "--rounds-json", str(out)])
+    assert len(json.loads(out.read_text())) == 2
+    with pytest.raises(SystemExit) as stop:
+        paired(["--bot", "greedy", "--warmup", "-1"])
+    assert stop.value.code == 2

@@ -194,7 +194,8 @@ class CostPolicy:
     bullheads this turn against random unseen cards of the others (the encoding's sampled
     cost). Not a network: no value head. A model of the others for `nsearch` and `belief`
     (`others=...+sampler`)."""
-    sharpness: float = 2.0       # logits per bullhead
+    sharpness: float = 6.0       # logits per bullhead (2 and 12 measured weaker at a table
+                                 # of samplers: docs/search-player.md)
 
     def logits(self, x: Encoded) -> np.ndarray:
         cost = x.cards[:, :, COST_FEATURE] * np.float32(ROW_SCALE)      # float32 throughout
