@@ -11,7 +11,7 @@ the whole run is deterministic and two candidates can be compared round by round
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
         [--rounds 1000] [--first 0] [--jobs 2] [--warmup 0] [--rounds-json FILE]
-        [--reuse-base FILE] [--compare FILE]                                     (from the repository root)
+        [--reuse-base FILE] [--compare FILE]                 (from the repository root)
     python -m benchmarks.bench_paired --from-json FILE [--compare FILE]
                                       (the summary of a saved run, and two runs round by round)
 
