@@ -549,6 +549,26 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, othe
     _generate(config, out)
 
 
+def _lockstep_options(weights: str, chunk: int) -> Callable:
+    """The options of the generations played in lockstep: seat counts, their weights, the
+    rounds of a chunk (played together), the seed."""
+    options = [
+        click.option("--players", "players_text", default="3,4,5,10", show_default=True,
+                     help="Seat counts of the rounds, comma-separated."),
+        click.option("--weights", "weights_text", default=weights, show_default=True,
+                     help="How often each seat count is drawn."),
+        click.option("--chunk", type=click.IntRange(1, 100000), default=chunk,
+                     show_default=True,
+                     help="Rounds per chunk file (played together, one batch per turn)."),
+        click.option("--seed", type=int, default=1, show_default=True)]
+
+    def decorate(command: Callable) -> Callable:
+        for option in reversed(options):
+            command = option(command)
+        return command
+    return decorate
+
+
 @train.command("selfplay")
 @click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
               " already there are kept, so a stopped run resumes).")
@@ -557,13 +577,7 @@ def train_generate(out, rounds, teacher, players_text, weights_text, chunk, othe
               " (default: the shipped one).")
 @click.option("--temperature", type=NumberRange(0.01, 100), default=0.5, show_default=True,
               help="Each card's chance goes as exp(logit / T): below 1, nearer the best card.")
-@click.option("--players", "players_text", default="3,4,5,10", show_default=True,
-              help="Seat counts of the rounds, comma-separated.")
-@click.option("--weights", "weights_text", default="1,6,1,0.5", show_default=True,
-              help="How often each seat count is drawn.")
-@click.option("--chunk", type=click.IntRange(1, 100000), default=200, show_default=True,
-              help="Rounds per chunk file (played together, one batch per turn).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@_lockstep_options("1,6,1,0.5", 200)
 def train_selfplay(out, rounds, network, temperature, players_text, weights_text, chunk, seed):
     """Play rounds with the network's policy in every seat, many at once, and save every card
     decision with the bullheads each seat takes to the end of the round, for the value head
@@ -573,6 +587,54 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
     config = SelfPlayConfig(network, temperature, rounds, chunk, seed,
                             tuple(_numbers(players_text, int, "--players")),
                             tuple(_numbers(weights_text, float, "--weights")))
+    _generate(config, out)
+
+
+@train.command("rollouts")
+@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
+              " already there are kept, so a stopped run resumes).")
+@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=4000, show_default=True)
+@click.option("--network", default="", help="Weights file of the learner (default: the"
+              " shipped one).")
+@click.option("--opponents", "opponents_text", default="net-v3.npz,net-v2.npz,net-v1.npz,sampler",
+              show_default=True, help="Models of the other tables, comma-separated (weights"
+              " files, shipped names, or sampler): each such table has one in every other seat.")
+@click.option("--self-share", type=NumberRange(0, 1), default=0.5, show_default=True,
+              help="Share of the rounds with the learner in every seat.")
+@click.option("--temperature", type=NumberRange(0.01, 100), default=0.5, show_default=True,
+              help="The learner's cards in the rounds: chance as exp(logit / T).")
+@click.option("--target-temperature", type=NumberRange(0.01, 100), default=1.0,
+              show_default=True, help="Bullheads: a card that costs this much more in its"
+              " rollout gets e^-1 times the share.")
+@click.option("--others-temperature", type=float, default=0.0, show_default=True,
+              help="The other seats' cards in the rounds, as --temperature (0: each its"
+              " likeliest card).")
+@click.option("--rollout-temperature", type=float, default=0.0, show_default=True,
+              help="Every seat's cards in the rollouts (0: the likeliest; else drawn, the"
+              " same draws for every card of a decision).")
+@click.option("--prior", type=float, default=0.0, show_default=True,
+              help="The learner's logits times this are added to the target's: a step from"
+              " its policy rather than a jump.")
+@_lockstep_options("1,4,1,1", 50)
+def train_rollouts(out, rounds, network, opponents_text, self_share, temperature,
+                   target_temperature, others_temperature, rollout_temperature, prior,
+                   players_text, weights_text, chunk, seed):
+    """Play rounds with the learner network at tables of itself and of other models, and save
+    each of its decisions with a target from rollouts: every card of its hand played out to
+    the end of the round from the true deal, every seat by its own model; the cards that
+    cost fewer bullheads get the larger shares. One step of policy iteration: a network
+    trained on it answers those tables better. A progress bar goes to stderr."""
+    from .learn.rollouts import RolloutConfig
+
+    config = RolloutConfig(network=network,
+                           opponents=tuple(o for o in opponents_text.split(",") if o),
+                           self_share=self_share, temperature=temperature,
+                           target_temperature=target_temperature,
+                           others_temperature=others_temperature,
+                           rollout_temperature=rollout_temperature, prior=prior, rounds=rounds,
+                           chunk_rounds=chunk, seed=seed,
+                           players=tuple(_numbers(players_text, int, "--players")),
+                           shares=tuple(_numbers(weights_text, float, "--weights")))
     _generate(config, out)
 
 

@@ -476,7 +476,7 @@ def test_train_commands_refuse_bad_input(tmp_path):
     assert "unknown bot" in error_line(run(["train", "generate", "--out", str(tmp_path),
                                             "--teacher", "nobody"]))
     for weights in ("nan,1", "inf,1", "1e400,1", "1e308,1e308"):    # before any file is made
-        for command in ("generate", "selfplay"):
+        for command in ("generate", "selfplay", "rollouts"):
             out = tmp_path / f"{command}-{weights}"
             assert "finite weight" in error_line(run(["train", command, "--out", str(out),
                                                       "--players", "3,4", "--weights", weights]))
@@ -614,3 +614,83 @@ def test_paired_benchmark_warms_the_tables_up(tmp_path):
     with pytest.raises(SystemExit) as stop:
         paired(["--bot", "greedy", "--warmup", "-1"])
     assert stop.value.code == 2
+
+
+def test_rollout_outcomes_are_each_card_played_out_alone():
+    """`card_outcomes` (all decisions and cards in one batch) against each (decision, card)
+    played out on its own, one round at a time, every seat its own model's likeliest card."""
+    from solver.core.deal import deal
+    from solver.learn.lockstep import Tables
+    from solver.learn.model import others_model
+    from solver.learn.rollouts import ROLLOUT_COST_SAMPLES, card_outcomes
+    models = [load_cached("net-v1.npz"), others_model("sampler")]
+    rng = random.Random(5)
+    positions = [deal(GameConfig(players=3), rng) for _ in range(3)]
+    tables = Tables.dealt(3, positions)
+    seat_model = np.array([[0, 1, 1], [0, 0, 0], [1, 0, 1]])
+    for _ in range(6):                                     # into the round
+        tables.play(np.tile([[0, 1, 2]], (3, 1)) % tables.size)
+    choice = np.array([[1, 0, 2], [3, 3, 0], [0, 1, 1]])
+    table, seat = np.array([0, 1, 1, 2]), np.array([0, 0, 2, 1])
+    got = card_outcomes(tables, choice, table, seat, models, seat_model)
+    assert got.shape == (4, tables.size)
+    for d in range(4):
+        for card in range(tables.size):
+            one = tables.subset([table[d]])
+            index = choice[[table[d]]].copy()
+            index[0, seat[d]] = card
+            before = one.penalties[0, seat[d]]
+            one.play(index)
+            while one.size > 0:
+                views = one.views()
+                picks = []
+                for k in range(3):
+                    x = encode(views.subset([k]), ROLLOUT_COST_SAMPLES)
+                    picks.append(int(np.argmax(models[seat_model[table[d], k]].logits(x)[0,
+                                                                              :one.size])))
+                one.play(np.array([picks]))
+            assert got[d, card] == one.penalties[0, seat[d]] - before
+    # drawn cards: the same for a seed; nearly the likeliest at a temperature near 0
+    drawn = [card_outcomes(tables, choice, table, seat, models, seat_model, 1.0,
+                           np.random.default_rng(7)) for _ in range(2)]
+    assert np.array_equal(drawn[0], drawn[1]) and not np.array_equal(drawn[0], got)
+    cold = card_outcomes(tables, choice, table, seat, models, seat_model, 0.01,
+                         np.random.default_rng(7))
+    assert np.array_equal(cold, got)
+
+
+def test_rollout_rounds_are_chunked_deterministic_and_targeted(tmp_path):
+    from solver.learn.rollouts import RolloutConfig, targets
+    config = RolloutConfig(network="net-v1.npz", opponents=("sampler",), rounds=4,
+                           chunk_rounds=2, seed=3, players=(3, 4), shares=(1, 1))
+    assert generate(config, str(tmp_path)) == 2
+    assert generate(config, str(tmp_path)) == 0                  # resumed: nothing to do
+    raw, extra = load_chunks(str(tmp_path))
+    assert np.allclose(extra["target"].sum(axis=1), 1)
+    sizes = (raw.hand > 0).sum(axis=1)
+    assert all(not extra["target"][i, sizes[i]:].any() for i in range(len(sizes)))
+    assert np.array_equal(config.play(2, 2)["target"], extra["target"][extra["round"] >= 2])
+    shares = targets(np.array([[3, 4, 3, 9]]), 1.0)[0]
+    assert shares[0] == shares[2] and shares[1] == pytest.approx(shares[0] / np.e)
+    assert shares[4:].sum() == 0 and shares[3] < 1e-2
+    with pytest.raises(ConfigError, match="self share of 1"):
+        RolloutConfig(opponents=()).check()
+    assert RolloutConfig(opponents=(), self_share=1.0, rounds=1).play(0, 1)["round"].size
+
+
+def test_rollouts_command(tmp_path):
+    out = tmp_path / "rollouts"
+    result = run(["train", "rollouts", "--out", str(out), "--rounds", "2", "--chunk", "2",
+                  "--players", "3", "--weights", "1", "--opponents", "sampler",
+                  "--network", "net-v1.npz"])
+    assert result.exit_code == 0, result.output
+    assert json.loads((out / "config.json").read_text())["kind"] == "rollouts"
+    assert "opponents" in error_line(run(["train", "rollouts", "--out", str(tmp_path / "x"),
+                                          "--opponents", "", "--self-share", "0.5"]))
+    assert "weights" in error_line(run(["train", "rollouts", "--out", str(tmp_path / "y"),
+                                        "--opponents", str(tmp_path / "none.npz")]))
+    assert "temperatures" in error_line(run(["train", "rollouts", "--out", str(tmp_path / "z"),
+                                             "--rollout-temperature", "0.001"]))
+    assert "prior" in error_line(run(["train", "rollouts", "--out", str(tmp_path / "z"),
+                                      "--prior", "-1"]))
+    assert not any((tmp_path / name).exists() for name in "xyz")

@@ -8,13 +8,14 @@ each hand (hands are kept sorted) in every round by the C rules, a too-low card 
 cheapest row, and returns the bullheads each seat took. `nsearch`'s playouts and the
 self-play games (`selfplay.py`) both advance their rounds with it.
 """
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
 from .._rules import play_turns
+from ..core.position import Position
 from ..core.rules import HAND_SIZE
-from .features import MAX_SEATS, RawViews
+from .features import CARDS, MAX_SEATS, RawViews, rows_array
 
 EMPTY = 127          # a sorting key above every card, for the empty slots of a hand
 
@@ -49,13 +50,28 @@ class Tables:
         out[:, :, :self.players] = values[:, self.order]
         return out.reshape(-1, MAX_SEATS)
 
+    @staticmethod
+    def dealt(players: int, positions: Sequence[Position]) -> "Tables":
+        """The tables of fresh deals (`Position`s at their first turn) of one seat count."""
+        hands = np.zeros((len(positions), players, HAND_SIZE), dtype=np.int8)
+        seen = np.zeros((len(positions), CARDS), dtype=bool)
+        for i, position in enumerate(positions):
+            for k, hand in enumerate(position.hands):
+                hands[i, k, :len(hand)] = sorted(hand)
+            for row in position.rows:
+                seen[i, list(row)] = True
+        zeros = np.zeros((len(positions), players), dtype=np.int64)
+        return Tables(players, positions[0].deck, 0, rows_array([p.rows for p in positions]),
+                      hands, seen, zeros, zeros)
+
     def repeat(self, times: int) -> "Tables":
         """Each round `times` times over, in order (a copy: playing it leaves these be)."""
-        return Tables(self.players, self.deck, self.turn,
-                      np.repeat(self.rows, times, axis=0),
-                      np.repeat(self.hands, times, axis=0), np.repeat(self.seen, times, axis=0),
-                      np.repeat(self.penalties, times, axis=0),
-                      np.repeat(self.scores, times, axis=0))
+        return self.subset(np.repeat(np.arange(self.count), times))
+
+    def subset(self, index: np.ndarray) -> "Tables":
+        """The rounds at `index` (repeats allowed), as a copy."""
+        return Tables(self.players, self.deck, self.turn, self.rows[index], self.hands[index],
+                      self.seen[index], self.penalties[index], self.scores[index])
 
     def views(self) -> RawViews:
         """Every seat's raw view of every round (P * n, round by round)."""

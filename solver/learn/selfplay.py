@@ -22,7 +22,7 @@ from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..core.deal import deal
 from .data import check_rounds
-from .features import CARDS, RawViews, encode, rows_array
+from .features import RawViews, encode
 from .lockstep import Tables, sample_slots
 from .model import load_cached
 
@@ -67,7 +67,7 @@ def selfplay_rounds(config: SelfPlayConfig, first: int, count: int) -> Dict[str,
         groups.setdefault(players, []).append((index, deal(GameConfig(players=players), rng)))
     parts, outcomes, rounds = [], [], []
     for players, deals in sorted(groups.items()):
-        tables = _start(players, [position for _, position in deals])
+        tables = Tables.dealt(players, [position for _, position in deals])
         steps = []
         while tables.size > 1:
             views = tables.views()
@@ -88,16 +88,3 @@ def selfplay_rounds(config: SelfPlayConfig, first: int, count: int) -> Dict[str,
                round=np.concatenate(rounds).astype(np.int32))
     return out
 
-
-def _start(players: int, positions: list) -> Tables:
-    """The tables of fresh deals of one seat count."""
-    hands = np.zeros((len(positions), players, HAND_SIZE), dtype=np.int8)
-    seen = np.zeros((len(positions), CARDS), dtype=bool)
-    for i, position in enumerate(positions):
-        for k, hand in enumerate(position.hands):
-            hands[i, k, :len(hand)] = sorted(hand)
-        for row in position.rows:
-            seen[i, list(row)] = True
-    zeros = np.zeros((len(positions), players), dtype=np.int64)
-    return Tables(players, positions[0].deck, 0, rows_array([p.rows for p in positions]),
-                  hands, seen, zeros, zeros)
