@@ -12,7 +12,17 @@ from solver.files import (check_writable, interrupts_held, remove_dead_temporari
                           write_atomically)
 
 
-def test_a_ctrl_c_during_a_write_waits_for_the_whole_file(tmp_path):
+@pytest.fixture
+def ctrl_c_heard():
+    """Python's Ctrl-C handler for the test: a process started in the background by a
+    shell without job control inherits SIGINT ignored, and then a Ctrl-C rightly does
+    nothing."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
+def test_a_ctrl_c_during_a_write_waits_for_the_whole_file(tmp_path, ctrl_c_heard):
     path = tmp_path / "out.txt"
     path.write_text("old")
 
@@ -42,7 +52,7 @@ def test_an_error_during_a_write_leaves_the_old_file(tmp_path):
     assert path.read_text() == "old" and os.listdir(tmp_path) == ["out.txt"]
 
 
-def test_interrupts_held_lets_a_ctrl_c_through_afterwards():
+def test_interrupts_held_lets_a_ctrl_c_through_afterwards(ctrl_c_heard):
     reached = []
     with pytest.raises(KeyboardInterrupt):
         with interrupts_held():
