@@ -44,6 +44,14 @@ def check_rounds(rounds: int, chunk_rounds: int, players: Tuple[int, ...],
         raise ConfigError("one finite weight >= 0 per seat count, not all 0")
 
 
+def round_start(seed: int, index: int, players: Tuple[int, ...],
+                weights: Tuple[float, ...]) -> Tuple[random.Random, int]:
+    """Round `index`'s random numbers and its seat count, drawn from `players` by `weights`:
+    both depend only on the seed and the round's number, so a chunk made again is the same."""
+    rng = random.Random(f"{seed}/round/{index}")
+    return rng, rng.choices(players, weights=weights)[0]
+
+
 @dataclass(frozen=True)
 class GenerateConfig:
     """What to generate: `rounds` rounds of `teacher` (a bot spec) in every seat, the seat
@@ -152,8 +160,7 @@ def play_rounds(config: GenerateConfig, first: int, count: int) -> Dict[str, np.
     views: List[PlayerView] = []
     targets, outcomes, rounds = [], [], []
     for index in range(first, first + count):
-        rng = random.Random(f"{config.seed}/round/{index}")
-        players = rng.choices(config.players, weights=config.weights)[0]
+        rng, players = round_start(config.seed, index, config.players, config.weights)
         game = GameConfig(players=players)
         log: List[Tuple[PlayerView, np.ndarray]] = []
         specs = _table(config, players, rng)

@@ -21,7 +21,6 @@ likeliest card, as the bot `net` does. Chunks are written and resumed as `data.g
 writes a teacher's; a round's deal, seats and models depend only on the seed and its number,
 the cards drawn on the seed and the chunk.
 """
-import random
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -30,7 +29,7 @@ import numpy as np
 from ..core.deal import deal
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
-from .data import check_rounds
+from .data import check_rounds, round_start
 from .features import RawViews, encode
 from .lockstep import Tables, sample_slots
 from .model import load_cached, others_model
@@ -131,10 +130,9 @@ def card_outcomes(tables: Tables, choice: np.ndarray, table: np.ndarray, seat: n
     while copies.size > 1:
         logits = _logits(models, models_of, copies.views(), ROLLOUT_COST_SAMPLES)
         u = None if temperature == 0 else np.repeat(gen.random((count, n)), size, axis=0)
-        slots = _cards(logits, copies.size, temperature, gen, None if u is None else u.reshape(-1))
+        slots = _cards(logits, copies.size, temperature, gen, None if u is None else u.ravel())
         copies.play(slots.reshape(copies.count, n))
-    if copies.size == 1:
-        copies.play(np.zeros((copies.count, n), dtype=np.int64))
+    copies.play(np.zeros((copies.count, n), dtype=np.int64))     # the last cards
     taken = copies.penalties - before
     return taken[np.arange(count * size), np.repeat(seat, size)].reshape(count, size)
 
@@ -159,8 +157,7 @@ def _tables_of(config: RolloutConfig, first: int, count: int
     count."""
     groups: Dict[int, List[Tuple[int, object, List[int]]]] = {}
     for index in range(first, first + count):
-        rng = random.Random(f"{config.seed}/round/{index}")
-        players = rng.choices(config.players, weights=config.shares)[0]
+        rng, players = round_start(config.seed, index, config.players, config.shares)
         position = deal(GameConfig(players=players), rng)
         if rng.random() < config.self_share:
             seats = [0] * players

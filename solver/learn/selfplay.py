@@ -12,7 +12,6 @@ same way. A round's deal and seat count depend only on the seed and its number; 
 drawn depend on the seed and the chunk (the chunk's rounds of one seat count are played
 together, one batch per turn).
 """
-import random
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Tuple
 
@@ -21,7 +20,7 @@ import numpy as np
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
 from ..core.deal import deal
-from .data import check_rounds
+from .data import check_rounds, round_start
 from .features import RawViews, encode
 from .lockstep import Tables, sample_slots
 from .model import load_cached
@@ -62,8 +61,7 @@ def selfplay_rounds(config: SelfPlayConfig, first: int, count: int) -> Dict[str,
     gen = np.random.default_rng([config.seed, first])
     groups: Dict[int, List[Tuple[int, object]]] = {}
     for index in range(first, first + count):
-        rng = random.Random(f"{config.seed}/round/{index}")
-        players = rng.choices(config.players, weights=config.shares)[0]
+        rng, players = round_start(config.seed, index, config.players, config.shares)
         groups.setdefault(players, []).append((index, deal(GameConfig(players=players), rng)))
     parts, outcomes, rounds = [], [], []
     for players, deals in sorted(groups.items()):
