@@ -60,7 +60,8 @@ def test_deterministic_for_a_seed():
 
 
 def test_belief_is_nsearch_with_its_settings():
-    spec = "nsearch:value=playout:others=net-v1.npz+net-v3.npz:depth=2:worlds=16:belief=96"
+    spec = ("nsearch:value=playout:others=net-v1.npz+net-v3.npz:depth=2:worlds=16:belief=96"
+            ":confident=0.9")
     position = Position.from_text(FOUR_PLAYERS)
     view = position_view(position, 0)
     assert make_bot("belief", 3).choose_card(view) == make_bot(spec, 3).choose_card(view)

@@ -16,7 +16,7 @@ from solver.learn.features import encode, raw_views, rows_array
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
                                  belief_weights, card_scores, effective_worlds,
                                  log_likelihoods, next_views, others_cards, others_views,
-                                 resample, sample_worlds)
+                                 log_softmax, resample, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import assert_input_error, run
@@ -241,6 +241,8 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:belief=-2", "belief"),
                                         ("nsearch:rows=cheap", "rows"),
                                         ("nsearch:plan=65", "plan"),
+                                        ("nsearch:confident=1.5", "confident"),
+                                        ("nsearch:confident=-0.1", "confident"),
                                         ("nsearch:plan=4", "plan needs value=playout"),
                                         ("nsearch:depth=2:value=rollout",
                                          "depth needs value=playout")])
@@ -479,3 +481,30 @@ def test_a_planned_card_is_the_best_against_the_draws(monkeypatch):
                 _, last = turn(after, [c for c in mine if c != c2][0], theirs[2])
                 best.append(second + last)
             assert e.expected == pytest.approx(now + min(best))
+
+
+def test_a_confident_policy_is_played_without_a_search(monkeypatch):
+    """With `confident=P` a decision where the policy gives a card at least P is that card,
+    with no search (and no scores left for a teacher's target); below P it is searched."""
+    import solver.play.bots as bots
+    net = load_cached()
+    views = _views(GameConfig(players=4), 6)[:-1]
+    logits, _ = net.policy(views)
+    top = [float(np.exp(log_softmax(logits[i:i + 1, :len(v.hand)])).max())
+           for i, v in enumerate(views)]
+    sure = [v for v, p in zip(views, top) if p >= 0.9]
+    unsure = [v for v, p in zip(views, top) if p < 0.9]
+    assert sure and unsure
+    assert make_bot("belief").confident == 0.9 and make_bot("nsearch").confident == 0
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched")
+    monkeypatch.setattr(bots, "card_scores", no_search)
+    bot = make_bot(FAST + ":confident=0.9", seed=0)
+    for view in sure:
+        assert bot.choose_card(view) == make_bot("net").choose_card(view)
+        assert bot.last is None
+    with pytest.raises(AssertionError, match="searched"):
+        bot.choose_card(unsure[0])
+    monkeypatch.undo()
+    assert make_bot(FAST + ":confident=1", seed=0).choose_card(unsure[0]) in unsure[0].hand

@@ -39,7 +39,8 @@ from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, 
                           row_bullheads, target_row)
 from ..errors import ConfigError, quote
 from ..learn.model import likeliest_cards, load_cached, others_model
-from ..learn.search import BELIEF_POWER, NetSearchOptions, best_scored, card_scores
+from ..learn.search import (BELIEF_POWER, NetSearchOptions, best_scored, card_scores,
+                            log_softmax)
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 
@@ -306,17 +307,25 @@ class NetSearchBot(NetBot):
     plus `prior` (default 2) bullheads per nat of the policy's surprise at the card (with
     the net-v2 weights the search alone does worse than the policy: measured in
     docs/search-player.md). With `plan=K` our next card in the playouts is chosen against K
-    draws of the others' instead of drawn (slower: `search.playouts`). A too-low card's
-    row: as for `net` (`rows=greedy|value`)."""
+    draws of the others' instead of drawn (slower: `search.playouts`). With `confident=P`
+    (0 < P <= 1) a decision where the policy gives one card a probability of at least P is
+    not searched: that card is played (the prior makes any other card need a gain of at
+    least prior * ln(P / (1 - P)) bullheads, 2.8 at prior 2 and P 0.8, which the search
+    found in none of the decisions measured in docs/search-player.md). A too-low card's row: as for `net`
+    (`rows=greedy|value`)."""
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
                  temperature: float = 1.0, prior: float = 2.0, others: str = "",
-                 belief: int = 0, power: float = BELIEF_POWER, plan: int = 0):
+                 belief: int = 0, power: float = BELIEF_POWER, plan: int = 0,
+                 confident: float = 0.0):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
                                         belief, power, plan)
+        if not 0 <= confident <= 1:
+            raise ConfigError(f"confident must be 0 (off) or in (0, 1], got {confident}")
+        self.confident = confident
         # the others' model: another network's policy (a file, or a shipped name), `sampler`
         # (players of the cheapest card this turn), or several joined by '+' (each world
         # then has one, weighed by the table's play)
@@ -333,14 +342,22 @@ class NetSearchBot(NetBot):
     def choose_card(self, view: PlayerView) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
+        # one draw a decision, searched or not: a decision's worlds do not depend on which
+        # decisions before it were searched
+        rng = random.Random(self.rng.getrandbits(64))
+        if self.confident:
+            logits, _ = self.net.policy([view])
+            if np.exp(log_softmax(logits[:, :len(view.hand)])).max() >= self.confident:
+                self.last = None        # not searched: a teacher's target is the card
+                return likeliest_cards([view], logits)[0]
         if not isinstance(self.others_net, tuple) or not self.options.belief:
-            scores = card_scores(self.net, view, self.options, self.rng, self.others_net)
+            scores = card_scores(self.net, view, self.options, rng, self.others_net)
         else:
-            scores = self._with_models_in_play(view)
+            scores = self._with_models_in_play(view, rng)
         self.last = (view.seat, scores)
         return best_scored(scores)
 
-    def _with_models_in_play(self, view: PlayerView) -> Dict[int, float]:
+    def _with_models_in_play(self, view: PlayerView, rng: random.Random) -> Dict[int, float]:
         """Card scores with the models the round's play has not ruled out: once no world
         draws a model, the table's cards have made it unlikely beyond the worlds' reach, and
         its likelihood (the dearer part of a decision) is no longer computed this round."""
@@ -349,7 +366,7 @@ class NetSearchBot(NetBot):
             self.in_play = (round_key, tuple(range(len(self.others_net))))
         kept = self.in_play[1]
         drawn: List[int] = []
-        scores = card_scores(self.net, view, self.options, self.rng,
+        scores = card_scores(self.net, view, self.options, rng,
                              tuple(self.others_net[i] for i in kept), drawn)
         if view.played:
             self.in_play = (round_key, tuple(kept[i] for i in sorted(set(drawn))))
@@ -370,9 +387,9 @@ class BeliefBot(NetSearchBot):
                  reward: str = "own", value: str = "playout", depth: int = 2,
                  temperature: float = 1.0, prior: float = 2.0,
                  others: str = "net-v1.npz+net-v3.npz", belief: int = 96,
-                 power: float = BELIEF_POWER, plan: int = 0):
+                 power: float = BELIEF_POWER, plan: int = 0, confident: float = 0.9):
         super().__init__(seed, weights, rows, worlds, reward, value, depth, temperature,
-                         prior, others, belief, power, plan)
+                         prior, others, belief, power, plan, confident)
 
 
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
@@ -429,7 +446,8 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "net": {"weights": str, "rows": str},
     "nsearch": {"weights": str, "rows": str, "worlds": _integer, "reward": str, "value": str,
                 "depth": _integer, "temperature": _number, "prior": _number, "others": str,
-                "belief": _integer, "power": _number, "plan": _integer},
+                "belief": _integer, "power": _number, "plan": _integer,
+                "confident": _number},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
 OPTION_NAMES = {"exact": "exact_handover"}
