@@ -379,8 +379,10 @@ class BeliefBot(NetSearchBot):
     of the others (net-v1, a model of careful search players, and net-v3, of a table of
     networks), weighed by how well the pair explains the others' play; each card's world
     played out two turns by the networks (the world's model for the others), then net-v3's
-    value. A model no world draws is dropped for the rest of the round. The default player
-    of `nimmt best` on hidden hands and of `nimmt play`."""
+    value. A model no world draws is dropped for the rest of the round. Where the policy
+    gives a card at least 0.9 that card is played unsearched (`confident`: the search played
+    it in every such decision measured). The default player of `nimmt best` on hidden hands
+    and of `nimmt play`."""
     name = "belief"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 16,
