@@ -515,10 +515,20 @@ def _generate(config, out: str) -> None:
     click.echo(f"{written} chunk{'' if written == 1 else 's'} written to {out}")
 
 
+def _chunks_options(rounds: int) -> Callable:
+    """The options every generation of training data shares: the folder of its chunks and
+    how many rounds it plays."""
+    def decorate(command: Callable) -> Callable:
+        command = click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=rounds,
+                               show_default=True)(command)
+        return click.option("--out", required=True, help="Folder of the chunks (made if"
+                            " missing; chunks already there are kept, so a stopped run"
+                            " resumes).")(command)
+    return decorate
+
+
 @train.command("generate")
-@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
-              " already there are kept, so a stopped run resumes).")
-@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=3000, show_default=True)
+@_chunks_options(3000)
 @click.option("--teacher", default="mcts:iterations=10000", show_default=True,
               help="The bot in every seat whose choices are learned (a bot spec).")
 @click.option("--players", "players_text", default="3,4,5,10", show_default=True,
@@ -570,9 +580,7 @@ def _lockstep_options(weights: str, chunk: int) -> Callable:
 
 
 @train.command("selfplay")
-@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
-              " already there are kept, so a stopped run resumes).")
-@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=10000, show_default=True)
+@_chunks_options(10000)
 @click.option("--network", default="", help="Weights file of the network in every seat"
               " (default: the shipped one).")
 @click.option("--temperature", type=NumberRange(0.01, 100), default=0.5, show_default=True,
@@ -591,9 +599,7 @@ def train_selfplay(out, rounds, network, temperature, players_text, weights_text
 
 
 @train.command("rollouts")
-@click.option("--out", required=True, help="Folder of the chunks (made if missing; chunks"
-              " already there are kept, so a stopped run resumes).")
-@click.option("--rounds", type=click.IntRange(1, MAX_GAMES), default=4000, show_default=True)
+@_chunks_options(4000)
 @click.option("--network", default="", help="Weights file of the learner (default: the"
               " shipped one).")
 @click.option("--opponents", "opponents_text", default="net-v3.npz,net-v2.npz,net-v1.npz,sampler",
