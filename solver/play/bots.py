@@ -311,8 +311,8 @@ class NetSearchBot(NetBot):
     (0 < P <= 1) a decision where the policy gives one card a probability of at least P is
     not searched: that card is played (the prior makes any other card need a gain of at
     least prior * ln(P / (1 - P)) bullheads, 2.8 at prior 2 and P 0.8, which the search
-    found in none of the decisions measured in docs/search-player.md). A too-low card's row: as for `net`
-    (`rows=greedy|value`)."""
+    found in none of the decisions measured in docs/search-player.md). A too-low card's
+    row: as for `net` (`rows=greedy|value`)."""
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
