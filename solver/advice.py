@@ -121,8 +121,12 @@ def network_advice(position: Position, spec: str, seed: int = 0,
     if len(hand) == 1:
         cards = []
     else:
-        cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net)
+        drawn: List[int] = []           # each world's model: as many as the worlds
+        cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net, drawn)
         cards.sort(key=lambda e: score_order(e.card, e.score))
+        # under a time budget (`seconds`) as many batches as it held
+        batches = len(drawn) // options.worlds
+        advice.update(worlds=len(drawn), candidates=options.belief * batches)
     margin = [1.96 * e.spread / math.sqrt(e.samples) for e in cards]
     # a seat's own bullheads are never negative, whatever the normal approximation says
     floor = 0.0 if options.reward is Reward.OWN else -math.inf

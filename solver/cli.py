@@ -910,9 +910,9 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     A hidden hand (null or ?) or 3+ players: for the viewer (the position's `viewer` key,
     else the first visible hand), each card with the bullheads it is expected to cost to the
     end of the round and a 95% interval, best first: by the `belief` bot (a search with the
-    learned networks, a fraction of a second; --seed), or by the search player with
-    --bot mcts (budget: --iterations or --seconds; --seed, --jobs; a progress bar shows on a
-    terminal).
+    learned networks, a fraction of a second, or longer with --bot belief:seconds=S;
+    --seed), or by the search player with --bot mcts (budget: --iterations or --seconds;
+    --seed, --jobs; a progress bar shows on a terminal).
 
     POSITION may be a game record (the other hands null: the round as the viewer saw it):
     the advice is for the position after its turns, and the `belief` bot weighs the deals of
@@ -939,7 +939,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                                           ("--jobs", jobs)) if value is not None]
         if wrong:
             raise errors.NimmtError(f"{', '.join(wrong)} cannot be used with --bot"
-                                    f" {errors.quote(bot)}: they are the budget of --bot mcts")
+                                    f" {errors.quote(bot)}: they are the budget of --bot mcts"
+                                    f" (a network search's time: belief:seconds=S)")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
         advice = with_progress(game, exact_only, lambda progress: advise(

@@ -243,6 +243,9 @@ def test_leaf_values_change_the_scores():
                                         ("nsearch:plan=65", "plan"),
                                         ("nsearch:confident=1.5", "confident"),
                                         ("nsearch:confident=-0.1", "confident"),
+                                        ("nsearch:seconds=-1", "seconds"),
+                                        ("belief:seconds=nan", "seconds"),
+                                        ("belief:seconds=1e6", "seconds"),
                                         ("nsearch:plan=4", "plan needs value=playout"),
                                         ("nsearch:depth=2:value=rollout",
                                          "depth needs value=playout")])
@@ -422,6 +425,27 @@ def test_intervals_count_the_worlds_the_weights_leave():
     assert 1 <= cards[0].samples < 16      # eight turns of play leave fewer likely deals
     cards = analyse_cards(net, view, NetSearchOptions(worlds=16), random.Random(5))
     assert {e.samples for e in cards} == {16}
+
+
+def test_a_time_budget_draws_batches_of_worlds_while_one_more_fits(monkeypatch):
+    """With `seconds` the worlds come in batches of `worlds` (each from its own candidates)
+    while the time spent and one more batch of the mean's time fit the budget: on a clock
+    that a batch moves by one second, a budget of 3.5 s holds three batches, 0 one. The
+    intervals count every batch's worlds."""
+    import solver.learn.search as search
+    ticks = iter(range(1000))
+    monkeypatch.setattr(search, "perf_counter", lambda: float(next(ticks)))
+    view = _views(GameConfig(players=4), 9)[4]
+    net = load_cached()
+    for seconds, batches in ((0.0, 1), (3.5, 3), (1.9, 1), (2.0, 2)):
+        drawn = []
+        cards = analyse_cards(net, view, NetSearchOptions(worlds=4, seconds=seconds),
+                              random.Random(0), None, drawn)
+        assert len(drawn) == 4 * batches
+        assert {e.samples for e in cards} == {4.0 * batches}
+    advice = run(["best", "--bot", "belief:worlds=4:seconds=0", "--json",
+                  "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?"])
+    assert advice.exit_code == 0
 
 
 def test_power_tempers_the_weights():

@@ -22,7 +22,9 @@ For a card decision with more than one card in hand:
    decision step by step, one batch per turn; slower, and it improves with more worlds
    where the value head's error does not; with `plan` = K our own card of the first turn
    played out is chosen against K draws of the others' cards instead of drawn);
-4. the card with the least mean score over the worlds is played (ties: the lower card);
+4. with a time budget (`seconds`), steps 1-3 are repeated with fresh worlds (and fresh
+   candidates) while the budget holds one more batch of the mean batch's time;
+5. the card with the least mean score over the worlds is played (ties: the lower card);
    with `prior` > 0 each card's score first grows by prior * -log(the policy's probability
    of the card), so the search departs from the policy only where it sees a clear gain.
 
@@ -33,6 +35,7 @@ the same hands; only the other seat's sampled card differs between worlds.
 from dataclasses import dataclass
 from enum import Enum
 from random import Random
+from time import perf_counter
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -42,6 +45,7 @@ from .._sim import finish_round
 from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE
 from ..errors import ConfigError, quote
+from ..limits import MAX_SECONDS
 from .features import RawViews, encode, raw_views, rows_array, seat_relative
 from .lockstep import Tables, sample_slots
 from .model import PolicyNet
@@ -90,6 +94,8 @@ class NetSearchOptions:
     power: float = BELIEF_POWER   # the tempering of belief's likelihood
     plan: int = 0              # Leaf.PLAYOUT: our first card played out chosen, not drawn,
                                # against this many draws of the others' (0: drawn)
+    seconds: float = 0.0       # a time budget: batches of `worlds` worlds, each from its own
+                               # candidates, while it lasts (0: one batch, reproducible)
 
     def __post_init__(self):
         if not 1 <= self.worlds <= MAX_WORLDS:
@@ -106,6 +112,9 @@ class NetSearchOptions:
             raise ConfigError(f"plan must be 0..{MAX_PLAN}, got {self.plan}")
         if not 0 <= self.power <= 1:
             raise ConfigError(f"power must be 0..1, got {self.power}")
+        if not 0 <= self.seconds <= MAX_SECONDS:
+            raise ConfigError(f"seconds must be 0 (one batch of worlds) or up to"
+                              f" {MAX_SECONDS:g}, got {self.seconds}")
         object.__setattr__(self, "reward", _mode(Reward, self.reward, "reward"))
         object.__setattr__(self, "leaf", _mode(Leaf, self.leaf, "value"))
         # both shape the playouts only: elsewhere they would be accepted and do nothing
@@ -332,6 +341,36 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
     each world's model (an index into them)."""
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
+    parent = raw_views([view])
+    # with a time budget, another batch while the budget holds one more of the mean batch
+    start, parts, samples = perf_counter(), [], 0.0
+    while True:
+        totals, batch_samples = _world_totals(net, view, options, rng, others_net, models,
+                                              parent, hand, drawn_models)
+        parts.append(totals)
+        samples += batch_samples
+        spent = perf_counter() - start
+        if spent * (len(parts) + 1) / len(parts) > options.seconds:
+            break
+    totals = np.concatenate(parts)
+    means = totals.mean(axis=0)
+    spreads = totals.std(axis=0)
+    surprise = np.zeros(len(hand))
+    if options.prior > 0:
+        # the policy's own say: an unlikely card pays prior * -log(its probability)
+        logits = net.logits(encode(parent))
+        surprise = -log_softmax(logits[0, :len(hand)])
+    scores = means + options.prior * surprise
+    return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
+                      float(scores[j]), samples) for j, card in enumerate(hand)]
+
+
+def _world_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, rng: Random,
+                  others_net: Models, models: List[PolicyNet], parent: RawViews,
+                  hand: Tuple[int, ...], drawn_models: Optional[List[int]]
+                  ) -> Tuple[np.ndarray, float]:
+    """One batch of `analyse_cards`: each of `options.worlds` worlds' score of each card
+    [worlds, cards], and how many independent worlds they are worth."""
     if options.belief:
         pool, w = belief_weights(models, view, options.belief, rng, options.power)
         pairs = resample(pool, w, options.worlds, rng)
@@ -343,7 +382,6 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
         samples = float(len(worlds))
     if drawn_models is not None:
         drawn_models.extend(int(m) for m in model_of)
-    parent = raw_views([view])
     picks: List[Dict[int, int]] = [{} for _ in worlds]
     for m, model in enumerate(models):
         group = np.flatnonzero(model_of == m)
@@ -384,17 +422,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                             models if others_net is not None else None, shared=len(hand),
                             model_of=np.repeat(model_of, len(hand)), plan=options.plan,
                             prior=options.prior).reshape(immediate.shape)
-    totals = immediate + leaf
-    means = totals.mean(axis=0)
-    spreads = totals.std(axis=0)
-    surprise = np.zeros(len(hand))
-    if options.prior > 0:
-        # the policy's own say: an unlikely card pays prior * -log(its probability)
-        logits = net.logits(encode(parent))
-        surprise = -log_softmax(logits[0, :len(hand)])
-    scores = means + options.prior * surprise
-    return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
-                      float(scores[j]), samples) for j, card in enumerate(hand)]
+    return immediate + leaf, samples
 
 
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews, rows: np.ndarray,

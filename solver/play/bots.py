@@ -311,18 +311,19 @@ class NetSearchBot(NetBot):
     (0 < P <= 1) a decision where the policy gives one card a probability of at least P is
     not searched: that card is played (the prior makes any other card need a gain of at
     least prior * ln(P / (1 - P)) bullheads, 2.8 at prior 2 and P 0.8, which the search
-    found in none of the decisions measured in docs/search-player.md). A too-low card's
-    row: as for `net` (`rows=greedy|value`)."""
+    found in none of the decisions measured in docs/search-player.md). With `seconds=S` a
+    searched decision draws batches of `worlds` worlds while S seconds hold one more (at
+    least one; not reproducible). A too-low card's row: as for `net` (`rows=greedy|value`)."""
     name = "nsearch"
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
                  temperature: float = 1.0, prior: float = 2.0, others: str = "",
                  belief: int = 0, power: float = BELIEF_POWER, plan: int = 0,
-                 confident: float = 0.0):
+                 confident: float = 0.0, seconds: float = 0.0):
         super().__init__(seed, weights, rows)
         self.options = NetSearchOptions(worlds, reward, value, depth, temperature, prior,
-                                        belief, power, plan)
+                                        belief, power, plan, seconds)
         if not 0 <= confident <= 1:
             raise ConfigError(f"confident must be 0 (off) or in (0, 1], got {confident}")
         self.confident = confident
@@ -389,9 +390,10 @@ class BeliefBot(NetSearchBot):
                  reward: str = "own", value: str = "playout", depth: int = 2,
                  temperature: float = 1.0, prior: float = 2.0,
                  others: str = "net-v1.npz+net-v3.npz", belief: int = 96,
-                 power: float = BELIEF_POWER, plan: int = 0, confident: float = 0.9):
+                 power: float = BELIEF_POWER, plan: int = 0, confident: float = 0.9,
+                 seconds: float = 0.0):
         super().__init__(seed, weights, rows, worlds, reward, value, depth, temperature,
-                         prior, others, belief, power, plan, confident)
+                         prior, others, belief, power, plan, confident, seconds)
 
 
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
@@ -449,7 +451,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "nsearch": {"weights": str, "rows": str, "worlds": _integer, "reward": str, "value": str,
                 "depth": _integer, "temperature": _number, "prior": _number, "others": str,
                 "belief": _integer, "power": _number, "plan": _integer,
-                "confident": _number},
+                "confident": _number, "seconds": _number},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
 OPTION_NAMES = {"exact": "exact_handover"}
