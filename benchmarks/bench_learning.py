@@ -15,11 +15,10 @@ its 95% interval. `--plot FILE.png` draws it (matplotlib, the `plots` extra).
 import argparse
 import multiprocessing
 import os
-import json
 from typing import List, Optional
 
 from benchmarks._common import machine_line
-from benchmarks.bench_paired import paired_round, summary
+from benchmarks.bench_paired import load_run, paired_round, summary
 from solver.learn.train import EPOCH_NAME
 from solver.play.bots import parse_bot_names
 
@@ -89,10 +88,11 @@ def main(argv=None) -> None:
         parser.error("--rounds must be at least 2 and --jobs at least 1")
     known = None
     if args.reuse_base:
-        with open(args.reuse_base) as inp:
-            known = [b for _, b in json.load(inp)]
-        if len(known) < args.rounds:
-            parser.error(f"--reuse-base has {len(known)} rounds, fewer than --rounds")
+        start, saved = load_run(parser, args.reuse_base)
+        known = [b for _, b in saved]
+        if start != 0 or len(known) < args.rounds:
+            parser.error(f"--reuse-base holds deals {start}-{start + len(known) - 1},"
+                         f" not all of 0-{args.rounds - 1}")
     print(machine_line())
     lines = curve(args.run, epochs, args.players, args.base, args.rounds, args.jobs, known)
     if args.plot:

@@ -7,7 +7,9 @@ baseline bot in the others, once with the baseline bot in every seat; the candid
 bullheads are compared with the baseline's in the same seat, round by round (the seat
 rotates with the deal). Bots are seeded per deal and seat, so with budgets in iterations
 the whole run is deterministic and two candidates can be compared round by round too
-(`--rounds-json` keeps the per-round results).
+(`--rounds-json` keeps the per-round results, with the index of the run's first deal: a
+file of deals 400-599 serves `--reuse-base` and `--compare` for any run inside them; a
+bare list of pairs, as earlier runs wrote, holds deals from 0).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
         [--rounds 1000] [--first 0] [--jobs 2] [--warmup 0] [--rounds-json FILE]
@@ -137,13 +139,13 @@ def main(argv=None) -> None:
     parser.add_argument("--base", default="sampler", help="the baseline bot (default sampler)")
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--first", type=int, default=0,
-                        help="the index of the first deal (to extend an earlier run: its files"
-                             " for --reuse-base and --compare are read from this deal on)")
+                        help="the index of the first deal (to extend an earlier run: the"
+                             " files of --reuse-base and --compare are matched deal by deal)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument("--warmup", type=int, default=0, metavar="K",
                         help="unscored rounds each table plays before its deal, as earlier"
                              " rounds of its game (runs reused or compared: the same K)")
-    parser.add_argument("--rounds-json", default=None, help="write the per-round results")
+    parser.add_argument("--rounds-json", default=None, help="write the per-round results (with the index of the first deal)")
     parser.add_argument("--reuse-base", default=None, metavar="FILE",
                         help="the --rounds-json of an earlier run with the same --players and"
                              " --base: its baseline bullheads are taken instead of replaying"
@@ -156,12 +158,13 @@ def main(argv=None) -> None:
                              " --compare, also against another one, round by round)")
     args = parser.parse_args(argv)
     if args.from_json:
-        results = [tuple(r) for r in load_rounds(parser, args.from_json)]
+        start, saved = load_run(parser, args.from_json)
+        results = [tuple(r) for r in saved]
         s = summary(results)
         print(f"{args.from_json}, {s['rounds']} paired rounds: {s['candidate']:.2f} bullheads"
               f" per round against {s['base']:.2f}; difference {s['difference']:+.2f} ±"
               f" {s['ci95']:.2f} ({s['percent']:+.1f}%)")
-        compare(parser, results, args.compare)
+        compare(parser, results, args.compare, start)
         return
     if not args.bot:
         parser.error("--bot is required (or --from-json)")
@@ -175,11 +178,11 @@ def main(argv=None) -> None:
     first, last = args.first, args.first + args.rounds
     known: List[Optional[int]] = [None] * args.rounds
     if args.reuse_base:
-        earlier = load_rounds(parser, args.reuse_base)
-        if len(earlier) < last:
-            parser.error(f"--reuse-base has {len(earlier)} rounds, fewer than --first +"
-                         " --rounds")
-        known = [b for _, b in earlier[first:last]]
+        start, earlier = load_run(parser, args.reuse_base)
+        if not start <= first or start + len(earlier) < last:
+            parser.error(f"--reuse-base holds deals {start}-{start + len(earlier) - 1},"
+                         f" not all of {first}-{last - 1}")
+        known = [b for _, b in earlier[first - start:last - start]]
     tasks = [(args.players, args.bot, args.base, first + i, known[i], args.warmup)
              for i in range(args.rounds)]
     timed = []
@@ -198,7 +201,7 @@ def main(argv=None) -> None:
         rows.add(t.rows)
     if args.rounds_json:
         with open(args.rounds_json, "w") as out:
-            json.dump(results, out)
+            json.dump({"first": first, "rounds": results}, out)
     s = summary(results)
     print(machine_line())
     print(f"{args.bot} against {args.base}, {args.players} players, {s['rounds']} paired rounds:"
@@ -209,29 +212,36 @@ def main(argv=None) -> None:
     compare(parser, results, args.compare, first)
 
 
-def load_rounds(parser, path: str) -> list:
-    """A --rounds-json file: [candidate, baseline] bullheads per round."""
+def load_run(parser, path: str) -> Tuple[int, list]:
+    """A --rounds-json file: the index of its first deal and [candidate, baseline]
+    bullheads per round (a bare list of pairs: from deal 0)."""
     try:
         with open(path) as inp:
-            rounds = json.load(inp)
+            saved = json.load(inp)
+        first, rounds = (0, saved) if isinstance(saved, list) else (saved["first"],
+                                                                    saved["rounds"])
+        if not isinstance(first, int) or first < 0:
+            raise ValueError(f"a first deal of {first!r}")
         if not rounds or any(len(r) != 2 for r in rounds):
             raise ValueError("not a list of [candidate, baseline] pairs")
-    except (OSError, ValueError, TypeError) as error:
+    except (OSError, ValueError, TypeError, KeyError) as error:
         parser.error(f"cannot read {path}: {error}")
-    return rounds
+    return first, rounds
 
 
 def compare(parser, results, path: Optional[str], first: int = 0) -> None:
-    """This run's candidate less the candidate of the run saved at `path` (from its deal
-    `first` on), round by round."""
+    """This run's candidate (its rounds from deal `first` on) less the candidate of the run
+    saved at `path`, round by round on the deals both played."""
     if not path:
         return
-    other = load_rounds(parser, path)[first:first + len(results)]
-    if len(other) < 2:
-        parser.error(f"{path} has fewer than 2 rounds")
-    mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in zip(results, other)])
+    start, saved = load_run(parser, path)
+    mine = dict(enumerate(results, first))
+    pairs = [(mine[k], r) for k, r in enumerate(saved, start) if k in mine]
+    if len(pairs) < 2:
+        parser.error(f"{path} shares fewer than 2 deals with this run")
+    mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in pairs])
     print(f"against the candidate of {path}, round by round:"
-          f" {mean:+.2f} ± {mean - low:.2f} ({len(other)} rounds)")
+          f" {mean:+.2f} ± {mean - low:.2f} ({len(pairs)} rounds)")
 
 
 if __name__ == "__main__":

@@ -577,26 +577,40 @@ def test_paired_benchmark_reads_saved_runs(tmp_path, capsys):
 
 def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     """--first K plays deals K.. with the baseline rounds and the comparison read from deal
-    K of the saved files: the same results as those deals in a run from deal 0."""
+    K of the saved files: the same results as those deals in a run from deal 0. A file
+    keeps its first deal, so a file of deals 2-3 serves a run of those deals and not one
+    from deal 1; a bare list of pairs (as earlier runs wrote) holds deals from 0."""
     from benchmarks.bench_paired import main as paired
     whole, part = tmp_path / "whole.json", tmp_path / "part.json"
     spec = ["--players", "3", "--bot", "greedy", "--base", "random", "--jobs", "1"]
     paired(spec + ["--rounds", "4", "--rounds-json", str(whole)])
-    paired(spec + ["--rounds", "2", "--first", "2", "--reuse-base", str(whole),
+    saved = json.loads(whole.read_text())
+    assert saved["first"] == 0 and len(saved["rounds"]) == 4
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(saved["rounds"]))
+    paired(spec + ["--rounds", "2", "--first", "2", "--reuse-base", str(bare),
                    "--compare", str(whole), "--rounds-json", str(part)])
-    assert json.loads(part.read_text()) == json.loads(whole.read_text())[2:]
+    assert json.loads(part.read_text()) == {"first": 2, "rounds": saved["rounds"][2:]}
     printed = capsys.readouterr()
     assert "round by round: +0.00 ± 0.00 (2 rounds)" in printed.out
     # the candidate's card decisions and row choices are timed apart
     assert re.search(r"ms of CPU\) per card decision; \d+ row choices, [\d.]+ ms \([\d.]+ ms"
                      r" of CPU\) each", printed.out)
     # progress goes to standard error, rounds done and the difference so far
-    rounds = json.loads(whole.read_text())
-    so_far = sum(c - b for c, b in rounds[:1])
+    so_far = sum(c - b for c, b in saved["rounds"][:1])
     assert f"1/4 rounds, difference so far {so_far:+.2f}" in printed.err
     assert "rounds, difference so far" not in printed.out
     with pytest.raises(SystemExit) as stop:
         paired(spec + ["--rounds", "4", "--first", "1", "--reuse-base", str(whole)])
+    assert stop.value.code == 2
+    again = tmp_path / "again.json"
+    paired(spec + ["--rounds", "2", "--first", "2", "--reuse-base", str(part),
+                   "--compare", str(part), "--rounds-json", str(again)])
+    assert again.read_text() == part.read_text()
+    paired(["--from-json", str(part), "--compare", str(whole)])      # deals 2-3 of both
+    assert "round by round: +0.00 ± 0.00 (2 rounds)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:                  # deal 1 is not in the file
+        paired(spec + ["--rounds", "2", "--first", "1", "--reuse-base", str(part)])
     assert stop.value.code == 2
 
 
@@ -610,7 +624,7 @@ def test_paired_benchmark_warms_the_tables_up(tmp_path):
     out = tmp_path / "w.json"
     paired(["--players", "3", "--bot", "greedy", "--base", "random", "--jobs", "1",
             "--rounds", "2", "--warmup", "1", "--rounds-json", str(out)])
-    assert len(json.loads(out.read_text())) == 2
+    assert len(json.loads(out.read_text())["rounds"]) == 2
     with pytest.raises(SystemExit) as stop:
         paired(["--bot", "greedy", "--warmup", "-1"])
     assert stop.value.code == 2
