@@ -145,7 +145,8 @@ def main(argv=None) -> None:
     parser.add_argument("--warmup", type=int, default=0, metavar="K",
                         help="unscored rounds each table plays before its deal, as earlier"
                              " rounds of its game (runs reused or compared: the same K)")
-    parser.add_argument("--rounds-json", default=None, help="write the per-round results (with the index of the first deal)")
+    parser.add_argument("--rounds-json", default=None,
+                        help="write the per-round results (with the index of the first deal)")
     parser.add_argument("--reuse-base", default=None, metavar="FILE",
                         help="the --rounds-json of an earlier run with the same --players and"
                              " --base: its baseline bullheads are taken instead of replaying"
