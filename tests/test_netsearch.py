@@ -1,6 +1,7 @@
 """The bot `nsearch` (solver/learn/search.py): one ply of expectimax over sampled worlds with
 the network. Legal play at every table, determinism, worlds consistent with the seat's view,
 the look-ahead's scores against the Python rules, and one-line spec errors."""
+import json
 import random
 
 import numpy as np
@@ -443,9 +444,12 @@ def test_a_time_budget_draws_batches_of_worlds_while_one_more_fits(monkeypatch):
                               random.Random(0), None, drawn)
         assert len(drawn) == 4 * batches
         assert {e.samples for e in cards} == {4.0 * batches}
-    advice = run(["best", "--bot", "belief:worlds=4:seconds=0", "--json",
+    # `nimmt best` reports every batch's worlds and candidates
+    advice = run(["best", "--bot", "belief:worlds=4:seconds=3.5", "--json",
                   "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?"])
     assert advice.exit_code == 0
+    answer = json.loads(advice.stdout)
+    assert (answer["worlds"], answer["candidates"]) == (12, 3 * 96)
 
 
 def test_power_tempers_the_weights():
