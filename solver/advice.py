@@ -3,10 +3,11 @@
 `advise(position, ...)` dispatches on the kind of position (`uses_exact_solver`): 2 players
 with both hands visible go to the exact solver (`exact_advice`); any other position (a hidden
 hand, 3+ players) goes to a player for the viewer's cards: by default the `belief` bot (the
-network search, `network_advice`), or the search player (`hidden_advice`,
-`solver.mcts.analyse`) when asked for, given a budget of iterations or seconds, or when
-another hand than the viewer's is visible (the network search sees only its own). Every
-advice is a dict (`--json`); `text.advice` words it.
+network search, `network_advice`, a budget of seconds its time), or the search player
+(`hidden_advice`, `solver.mcts.analyse`) when asked for, given a budget of iterations, or
+when another hand than the viewer's is visible (the network search sees only its own).
+Ctrl-C ends either search with the answer so far. Every advice is a dict (`--json`);
+`text.advice` words it.
 """
 import math
 import time
@@ -20,6 +21,7 @@ from .exact import Engine, Solution
 from .limits import Limit
 from .mcts import SearchOptions, analyse, root_strategies
 from .mcts.player import checked_pool
+from .stopping import run_stoppable
 
 SAME_VALUE = 1e-9
 DEFAULT_PLAYER = "belief"               # of a hidden hand: measured in docs/search-player.md
@@ -49,21 +51,35 @@ def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional
     """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`, `progress_file`:
     the search's work kept there, see solver/exact/progress.py, `on_loaded` told how many
     entries it gave when it gave some), or for a hidden
-    hand `player`'s: a `belief` or `nsearch` spec (`seed`), or "mcts", the search player
-    (`limit` of iterations, default 100,000, or seconds; `seed`, `jobs`). Without `player`:
-    "mcts" when `limit` sets a budget or another hand than the viewer's is visible, else
-    `DEFAULT_PLAYER`. `progress` is the exact solver's or `analyse`'s callback. `view`, the
+    hand `player`'s: a `belief` or `nsearch` spec (`seed`; `limit`'s seconds, if any, its time
+    budget), or "mcts", the search player (`limit` of iterations, default 100,000, or
+    seconds; `seed`, `jobs`). Without `player`: "mcts" when `limit` sets iterations or
+    another hand than the viewer's is visible, else `DEFAULT_PLAYER`. `progress` is the exact
+    solver's or the search's callback; Ctrl-C stops a search of a hidden hand with the
+    answer so far (`interrupted`). `view`, the
     viewer's view of the round so far (a game record's: `core.record.record_view`), lets the
     network search weigh the hidden hands by the earlier turns; the other methods need only
     the position."""
     if uses_exact_solver(position):
         return exact_advice(position, limit, tt_mb, threads, progress, progress_file, on_loaded)
     if player is None:
-        budget = limit is not None and (limit.iterations is not None or limit.seconds is not None)
-        player = "mcts" if budget or others_visible(position) else DEFAULT_PLAYER
+        iterations = limit is not None and limit.iterations is not None
+        player = "mcts" if iterations or others_visible(position) else DEFAULT_PLAYER
     if player == "mcts":
         return hidden_advice(position, limit, seed, jobs, progress)
-    return network_advice(position, player, seed, view)
+    seconds = None if limit is None else limit.seconds
+    return network_advice(position, timed_spec(player, seconds), seed, view, progress)
+
+
+def timed_spec(spec: str, seconds: Optional[float]) -> str:
+    """A network bot's spec with a time budget of `seconds` (None: as it is)."""
+    from .play.bots import parse_bot_spec
+    if seconds is None:
+        return spec
+    if "seconds" in parse_bot_spec(spec)[1]:
+        raise ConfigError(f"a time budget given twice: {seconds:g} s, and seconds= in bot"
+                          f" {quote(spec)}")
+    return f"{spec.strip()}:seconds={seconds!r}"
 
 
 def others_visible(position: Position) -> bool:
@@ -87,13 +103,15 @@ def position_view(position: Position, seat: int) -> PlayerView:
 
 
 def network_advice(position: Position, spec: str, seed: int = 0,
-                   view: Optional[PlayerView] = None) -> dict:
+                   view: Optional[PlayerView] = None, progress=None) -> dict:
     """The viewer's cards as a network-search bot (`belief`, `nsearch`) scores them: the
     bullheads expected from now to the end of the round (mean over its worlds, with a 95%
     interval of that mean), the policy's probability and the score the bot plays by (the
     least; ties: the lower card), best first. `play` is the bot's card. `view`: the viewer's
     view of the round (its earlier turns, from a record), default `position_view` (none);
-    `turns_known` says how many earlier turns it holds."""
+    `turns_known` says how many earlier turns it holds. Under a time budget (the spec's
+    `seconds`) `progress(fraction, worlds, seconds, "worlds")` while it searches, and Ctrl-C
+    ends it with the batches of worlds done (at least one; `interrupted` is then true)."""
     from .learn.search import Reward, analyse_cards, score_order
     from .play.bots import make_bot, parse_bot_spec
     name, _ = parse_bot_spec(spec)
@@ -122,7 +140,17 @@ def network_advice(position: Position, spec: str, seed: int = 0,
         cards = []
     else:
         drawn: List[int] = []           # each world's model: as many as the worlds
-        cards = analyse_cards(bot.net, view, options, bot.rng, bot.others_net, drawn)
+
+        def tick() -> None:
+            spent = time.perf_counter() - start
+            progress(min(1.0, spent / options.seconds), len(drawn), spent, "worlds")
+
+        cards, stopped = run_stoppable(
+            lambda stop: analyse_cards(bot.net, view, options, bot.rng, bot.others_net, drawn,
+                                       stop),
+            tick if progress is not None and options.seconds > 0 else None)
+        if stopped:
+            advice["interrupted"] = True
         cards.sort(key=lambda e: score_order(e.card, e.score))
         # under a time budget (`seconds`) as many batches as it held
         batches = len(drawn) // options.worlds
@@ -148,7 +176,8 @@ def hidden_advice(position: Position, limit: Optional[Limit] = None, seed: int =
     search expects each to cost from now to the end of the round and a 95% interval, lowest
     first (cards not tried last); `play` is the card the search tried most (the search
     player's choice); `opponents` the search's model of the other seats at the root
-    ("careful" or "bandit"). `progress(fraction, iterations, seconds)` while it searches."""
+    ("careful" or "bandit"). `progress(fraction, iterations, seconds)` while it searches.
+    Stopped by Ctrl-C, the search ends with the iterations done and `interrupted` is true."""
     if limit is None or (limit.iterations is None and limit.seconds is None):
         limit = Limit(iterations=DEFAULT_SEARCH_ITERATIONS)
     options = SearchOptions(jobs=jobs)
@@ -158,12 +187,15 @@ def hidden_advice(position: Position, limit: Optional[Limit] = None, seed: int =
               "seed": seed, "jobs": jobs, "opponents": None}
     if not position.hands[viewer]:
         return advice                                   # the round is over
-    analysis = analyse(position, limit, seed, options, viewer=viewer, progress=progress)
+    analysis, stopped = run_stoppable(lambda stop: analyse(
+        position, limit, seed, options, viewer=viewer, progress=progress, stop=stop))
     cards = sorted(analysis.cards, key=lambda e: (not e.visits, e.mean if e.visits else 0.0,
                                                   e.card))
     advice.update(play=analysis.best, iterations=analysis.iterations,
                   seconds=analysis.seconds, cards=[card_estimate(e) for e in cards],
                   opponents=analysis.stats.get("opponents"))
+    if stopped:
+        advice["interrupted"] = True
     return advice
 
 

@@ -890,15 +890,15 @@ def check_options_apply(exact: bool, given: dict) -> None:
 @click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="Search budget in iterations (hidden hands; default 100,000, reproducible).")
 @click.option("--seconds", type=NumberRange(0, MAX_SECONDS, min_open=True), default=None,
-              help="Search budget in seconds (hidden hands; not reproducible).")
+              help="Think about S seconds (hidden hands; not reproducible): belief's"
+                   " seconds=S, or the search player's budget.")
 @click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
 @click.option("--bot", default=None, metavar="SPEC",
               help="The player of a hidden hand: belief (the default), belief:OPTIONS or"
                    " nsearch:OPTIONS (docs/search-player.md), or mcts, the search player (the"
-                   " default with --iterations, --seconds or --jobs, or when another hand is"
-                   " visible).")
+                   " default with --iterations or --jobs, or when another hand is visible).")
 def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt_mb, threads,
          iterations, seconds, seed, jobs, bot):
     """What should be played in POSITION?
@@ -910,9 +910,10 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     A hidden hand (null or ?) or 3+ players: for the viewer (the position's `viewer` key,
     else the first visible hand), each card with the bullheads it is expected to cost to the
     end of the round and a 95% interval, best first: by the `belief` bot (a search with the
-    learned networks, a fraction of a second, or longer with --bot belief:seconds=S;
-    --seed), or by the search player with --bot mcts (budget: --iterations or --seconds;
-    --seed, --jobs; a progress bar shows on a terminal).
+    learned networks, a fraction of a second, or about S with --seconds S; --seed), or by
+    the search player with --bot mcts (budget: --iterations or --seconds; --seed, --jobs).
+    A longer search shows its progress on a terminal, and Ctrl-C ends it with the answer
+    so far (exit status 130).
 
     POSITION may be a game record (the other hands null: the round as the viewer saw it):
     the advice is for the position after its turns, and the `belief` bot weighs the deals of
@@ -935,12 +936,13 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                                 "--threads": threads, "--exact-only": exact_only,
                                 "--progress-file": progress_file, "--bot": bot})
     if bot is not None and bot.strip() != "mcts":
-        wrong = [name for name, value in (("--iterations", iterations), ("--seconds", seconds),
-                                          ("--jobs", jobs)) if value is not None]
+        wrong = [name for name, value in (("--iterations", iterations), ("--jobs", jobs))
+                 if value is not None]
         if wrong:
             raise errors.NimmtError(f"{', '.join(wrong)} cannot be used with --bot"
-                                    f" {errors.quote(bot)}: they are the budget of --bot mcts"
-                                    f" (a network search's time: belief:seconds=S)")
+                                    f" {errors.quote(bot)}: {'they are' if len(wrong) > 1 else 'it is'}"
+                                    f" the search player's (--bot mcts); a network search's"
+                                    f" budget is --seconds")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
         advice = with_progress(game, exact_only, lambda progress: advise(
@@ -957,6 +959,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
         finally:
             progress.close()
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
+    if advice.get("interrupted"):
+        raise Interrupted()         # the answer so far is printed; the status says it was cut
 
 
 # review -----------------------------------------------------------------------------------

@@ -101,8 +101,9 @@ def test_the_last_card_and_the_text():
     (("--bot", "net"), ["'net'", "belief, nsearch or mcts"]),
     (("--bot", "belief:worlds=0"), ["worlds"]),
     (("--bot", "nobot"), ["unknown bot"]),
-    (("--bot", "belief", "--seconds", "1"), ["--seconds", "--bot mcts"]),
+    (("--bot", "belief", "--iterations", "100"), ["--iterations", "--bot mcts", "--seconds"]),
     (("--bot", "nsearch", "--iterations", "9", "--jobs", "2"), ["--iterations, --jobs"]),
+    (("--bot", "belief:seconds=1", "--seconds", "2"), ["time budget given twice", "seconds="]),
 ])
 def test_refused_options(options, words):
     assert_input_error(run(["best", "-", *options], FOUR_PLAYERS), *words)

@@ -56,7 +56,7 @@ def test_ten_players_on_two_jobs_share_an_iteration_budget():
 
 
 def test_a_time_budget_gives_a_complete_answer():       # how long it takes: the timing test
-    data = best_json(TEN_PLAYERS, "--seconds", "0.2")
+    data = best_json(TEN_PLAYERS, "--bot", "mcts", "--seconds", "0.2")
     assert data["iterations"] > 0 and data["seconds"] > 0
     assert sum(c["visits"] for c in data["cards"]) == data["iterations"]
     assert len(data["cards"]) == 10
@@ -84,7 +84,7 @@ def test_text_output_and_viewer_key():
 
 
 def test_a_budget_too_small_for_one_iteration_says_so():
-    result = run(["best", "-", "--seconds", "1e-300"], FOUR_PLAYERS)
+    result = run(["best", "-", "--bot", "mcts", "--seconds", "1e-300"], FOUR_PLAYERS)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert "no card tried: the budget is too small" in lines[0] and "tried most" not in lines[0]

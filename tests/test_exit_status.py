@@ -1,7 +1,7 @@
 """Exit statuses, the same for every command (`solver.cli.ExitStatus`, listed in `nimmt
 --help`): 0 done, 2 bad input or usage, 3 a search stopped by a limit, 4 the input of
 `nimmt play` ended mid-game, 5 a finished batch with positions not solved, 130 Ctrl-C. Ctrl-C is simulated by a callable that raises
-KeyboardInterrupt, and once by a real SIGINT sent to a `nimmt solve` process."""
+KeyboardInterrupt, and by real signals sent to `nimmt solve` and `nimmt best` processes."""
 import os
 import re
 import signal
@@ -12,7 +12,7 @@ import time
 import pytest
 from solver import cli, errors
 from solver.cli import ExitStatus
-from solver.text.progress import GamesProgress, SearchProgress
+from solver.text.progress import GamesProgress
 from tests.support import cpu_seconds, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -107,11 +107,26 @@ def test_ctrl_c_after_the_proof_prints_the_solution_and_is_130(monkeypatch):
     assert result.stderr.strip() == "nimmt: error: interrupted (Ctrl-C)"
 
 
-def test_ctrl_c_in_the_search_player_is_130(monkeypatch):
-    monkeypatch.setattr(cli, "SearchProgress", type("P", (Interrupting, SearchProgress), {}))
-    result = run(["best", "-", "--iterations", "20000"], FOUR_PLAYERS)
-    assert result.exit_code == ExitStatus.INTERRUPTED
-    assert "interrupted" in error_line(result)
+@pytest.mark.parametrize("options, said", [
+    (["--seconds", "60"], "(stopped early: the answer so far)"),
+    (["--bot", "mcts", "--seconds", "60", "--json"], '"interrupted": true'),
+    (["--bot", "mcts", "--iterations", "100000000", "--json"], '"interrupted": true')])
+def test_ctrl_c_in_a_search_of_hidden_hands_prints_the_answer_so_far(options, said):
+    """A real SIGINT to `nimmt best` thinking about a hidden hand (`belief` with a time
+    budget, the search player with one of seconds or iterations): the answer so far on
+    stdout, status 130, one line on stderr."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solver", "best", FOUR_PLAYERS, *options], cwd=ROOT,
+        text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 60
+    while cpu_seconds(process.pid) < 2.0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == ExitStatus.INTERRUPTED, err
+    assert said in out and ("Player 1: play" in out or '"play": ' in out)
+    assert err.strip() == "nimmt: error: interrupted (Ctrl-C)"
 
 
 def test_ctrl_c_in_a_tournament_is_130(monkeypatch):

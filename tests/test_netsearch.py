@@ -450,6 +450,15 @@ def test_a_time_budget_draws_batches_of_worlds_while_one_more_fits(monkeypatch):
     assert advice.exit_code == 0
     answer = json.loads(advice.stdout)
     assert (answer["worlds"], answer["candidates"]) == (12, 3 * 96)
+    # its --seconds is the time budget of the default player, or of the one given
+    for options, player, worlds in ((["--seconds", "3.5"], "belief:seconds=3.5", 48),
+                                    (["--seconds", "2", "--bot", "belief:worlds=4"],
+                                     "belief:worlds=4:seconds=2.0", 8)):
+        advice = run(["best", "--json", *options,
+                      "104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?"])
+        assert advice.exit_code == 0, advice.stderr
+        answer = json.loads(advice.stdout)
+        assert (answer["player"], answer["worlds"]) == (player, worlds)
 
 
 def test_power_tempers_the_weights():

@@ -6,7 +6,6 @@ table on `close()` or at the end of a `with` block. `solve(position)` is one eng
 answer. The search itself is in cext/search.pyx; this module maps cards to ranks, runs the
 search under a `Limit` with progress, and explains the result as a `Solution`.
 """
-import threading
 import time
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
@@ -19,6 +18,7 @@ from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
 from ..files import stop_name
 from ..limits import Limit, max_threads
+from ..stopping import run_stoppable
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .firstcard import FirstCardModel, default_model
 from .progress import SAVE_EVERY, load_progress, save_progress
@@ -140,36 +140,24 @@ class Engine:
                 raise NimmtError("the exact solver's limits are nodes and seconds, not iterations")
             search.set_limits(limit.max_nodes, limit.time_limit)
             self.interrupted = False
-        box = {}
+        start = time.perf_counter()
+        saved = [start]
 
-        def target() -> None:
-            try:
-                box["result"] = work()
-            except BaseException as exc:           # raised again in the caller's thread
-                box["error"] = exc
+        def tick() -> None:
+            if progress is not None:
+                progress(search.stats["nodes"], search.root_bounds, time.perf_counter() - start)
+            if self.progress_file and time.perf_counter() - saved[0] >= SAVE_EVERY:
+                self.save_progress()
+                saved[0] = time.perf_counter()
 
-        thread = threading.Thread(target=target, daemon=True)
-        start = saved = time.perf_counter()
-        thread.start()
         try:
-            while thread.is_alive():
-                thread.join(0.25)
-                if progress is not None and thread.is_alive():
-                    progress(search.stats["nodes"], search.root_bounds,
-                             time.perf_counter() - start)
-                if self.progress_file and time.perf_counter() - saved >= SAVE_EVERY:
-                    self.save_progress()
-                    saved = time.perf_counter()
-        except KeyboardInterrupt:
-            search.request_stop()
-            self.interrupted = True
-            thread.join()
-        self.seconds += time.perf_counter() - start
-        if self.progress_file:
-            self.save_progress()
-        if "error" in box:
-            raise box["error"]
-        return box.get("result")
+            result, stopped = run_stoppable(lambda stop: work(), tick, search.request_stop)
+        finally:
+            self.seconds += time.perf_counter() - start
+            if self.progress_file:
+                self.save_progress()
+        self.interrupted = self.interrupted or stopped
+        return result
 
     def save_progress(self) -> int:
         """Write the table's big entries to the progress file (a new one, whole); how many."""

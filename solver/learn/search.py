@@ -35,6 +35,7 @@ the same hands; only the other seat's sampled card differs between worlds.
 from dataclasses import dataclass
 from enum import Enum
 from random import Random
+from threading import Event
 from time import perf_counter
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -333,12 +334,14 @@ def card_scores(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
 
 def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                   rng: Random, others_net: Models = None,
-                  drawn_models: Optional[List[int]] = None) -> List[CardScore]:
+                  drawn_models: Optional[List[int]] = None,
+                  stop: Optional[Event] = None) -> List[CardScore]:
     """Each card of the hand (ascending) with its mean score over the sampled worlds.
     `others_net`: the network whose policy draws the others' cards (default `net`), or
     several: each world then has one of them for every other seat, weighed with the deal
     by the others' play under `belief`, else taken in turn; `drawn_models`, if given, gets
-    each world's model (an index into them)."""
+    each world's model (an index into them), batch by batch. `stop`, once set,
+    ends a time budget's batches early (after the first)."""
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
     parent = raw_views([view])
@@ -350,7 +353,8 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
         parts.append(totals)
         samples += batch_samples
         spent = perf_counter() - start
-        if spent * (len(parts) + 1) / len(parts) > options.seconds:
+        if (spent * (len(parts) + 1) / len(parts) > options.seconds
+                or (stop is not None and stop.is_set())):
             break
     totals = np.concatenate(parts)
     means = totals.mean(axis=0)

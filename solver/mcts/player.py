@@ -93,11 +93,13 @@ def estimate(card: int, visits: int, total: float, squares: float) -> CardEstima
 
 def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Limit, seed: Any,
                options: SearchOptions, progress: Optional[SearchProgress] = None,
-               careful: Optional[Dict[int, float]] = None):
+               careful: Optional[Dict[int, float]] = None,
+               stop: Optional[threading.Event] = None):
     """Run `options.jobs` independent trees (threads) and add their root statistics of
     `viewer`; `options` settled (no "auto" left), `budget` from `search_budget`.
     Returns ({card: (visits, sum, sum of squares)}, iterations, seconds, trees).
-    `careful`: the other seats' card costs of the careful-opponent model (None: bandits)."""
+    `careful`: the other seats' card costs of the careful-opponent model (None: bandits).
+    `stop`, once set, ends the search early (each tree within one chunk of its work)."""
     jobs = options.jobs
     trees = [Search(make_det(), viewer, seed=derive_seed(seed, "tree", j), c=options.c,
                     policy=options.policy.value, reward=options.reward.value,
@@ -113,16 +115,19 @@ def run_search(make_det: Callable[[], Determinizer], viewer: int, budget: Limit,
         shares = [0] * jobs
     errors_seen: List[BaseException] = []
 
+    def stopped() -> bool:
+        return stop is not None and stop.is_set()
+
     def work(tree: Search, share: int) -> None:
         try:
             if budget.iterations is not None:
-                step = max(64, share // 20) if progress else share
+                step = max(64, share // 20) if progress or stop else share
                 done = 0
-                while done < share:
+                while done < share and not stopped():
                     done += tree.run(iterations=min(step, share - done))
             else:
                 deadline = start + budget.seconds
-                while True:
+                while not stopped():
                     left = deadline - time.perf_counter()
                     if left <= 0:
                         break
@@ -223,12 +228,14 @@ def checked_pool(position: Position) -> List[int]:
 
 def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
             options: Optional[SearchOptions] = None, viewer: Optional[int] = None,
-            progress: Optional[SearchProgress] = None) -> Analysis:
+            progress: Optional[SearchProgress] = None,
+            stop: Optional[threading.Event] = None) -> Analysis:
     """Each card of the viewer's hand with its estimated bullheads to the end of the round
     (mean, 95% CI), by the search; best first (under regret matching each card also has its
     share of the average strategy, the largest first). For any position with the viewer's
     hand visible (other hands visible or `null`). The exact answer of a 2-player position
-    with both hands visible is `solver.exact.solve`'s."""
+    with both hands visible is `solver.exact.solve`'s. `stop`, once set, ends the search
+    with the iterations done (`run_search`)."""
     viewer = position.viewer_seat if viewer is None else viewer
     budget = search_budget(limit)
     options = (options or SearchOptions()).settled(position.players)
@@ -245,7 +252,7 @@ def analyse(position: Position, limit: Optional[Limit] = None, seed: Any = 0,
     careful = (careful_costs(position.rows, hands, pool, viewer, derive_seed(seed, "careful"))
                if options.opponents is Opponents.CAREFUL else None)
     stats, done, elapsed, trees = run_search(make_det, viewer, budget, seed, options, progress,
-                                             careful)
+                                             careful, stop)
     ucb = options.selection is Selection.UCB
     shares = None if ucb else root_shares(trees, viewer, hands[viewer])
     info = {"trees": len(trees), "nodes": sum(t.node_count for t in trees),

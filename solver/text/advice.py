@@ -103,11 +103,15 @@ def format_search_advice(advice: dict) -> str:
            "no card tried: the budget is too small for one iteration")
     lines = [f"{name}: play {advice['play']} ({why})",
              f"search: {advice['iterations']:,} iterations in {advice['seconds']:.2f} s,"
-             f" seed {advice['seed']}, {jobs} job{'s' if jobs > 1 else ''}",
+             f" seed {advice['seed']}, {jobs} job{'s' if jobs > 1 else ''}{stopped(advice)}",
              "bullheads expected from now to the end of the round, lowest first:",
              "card  bullheads  95% interval          tried"]
     lines += [format_card_estimate(card) for card in advice["cards"]]
     return "\n".join(lines)
+
+
+def stopped(advice: dict) -> str:
+    return " (stopped early: the answer so far)" if advice.get("interrupted") else ""
 
 
 def format_card_estimate(card: dict) -> str:
@@ -130,7 +134,7 @@ def format_network_advice(advice: dict) -> str:
                if known and advice.get("candidates") else "")
     lines = [f"{name}: play {advice['play']} (the least score)",
              f"{advice['player']}: {advice['worlds']} deals of the hidden hands{weighed},"
-             f" {advice['seconds']:.2f} s, seed {advice['seed']}",
+             f" {advice['seconds']:.2f} s, seed {advice['seed']}{stopped(advice)}",
              "expected bullheads to the end of the round; least score (those plus the"
              " policy prior) first:",
              "card  bullheads  95% interval      policy  score"]

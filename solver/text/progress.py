@@ -46,10 +46,11 @@ class ExactProgress(StatusLine):
 
 
 class SearchProgress(StatusLine):
-    """The search player's progress bar, iterations and seconds."""
+    """A search's progress bar: its iterations (or the network search's worlds), seconds."""
 
-    def __call__(self, fraction: float, iterations: int, seconds: float) -> None:
-        self.show(f"{bar(fraction)} thinking: {iterations:,} iterations, {seconds:.1f} s ")
+    def __call__(self, fraction: float, count: int, seconds: float,
+                 unit: str = "iterations") -> None:
+        self.show(f"{bar(fraction)} thinking: {count:,} {unit}, {seconds:.1f} s ")
 
 
 class GamesProgress(StatusLine):
