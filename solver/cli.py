@@ -281,7 +281,8 @@ def replay(record, as_json):
 
 # play -------------------------------------------------------------------------------------
 class TerminalPlayer(Player):
-    """The human at the terminal: reads cards and rows from stdin, re-asks on bad input."""
+    """The human at the terminal: reads cards and rows from stdin, re-asks on bad input;
+    `hint` asks the `belief` bot what it would play in your seat."""
     name = "you"
 
     def __init__(self, names: List[str]):
@@ -295,7 +296,8 @@ class TerminalPlayer(Player):
         click.echo(render_position(self._position(view), names=self.names,
                                    scores=view.scores))
         return self._ask(f"turn {view.turn + 1}, your card", lambda n: n in view.hand,
-                         f"play one of {' '.join(map(str, view.hand))}")
+                         f"play one of {' '.join(map(str, view.hand))}",
+                         lambda: self._card_hint(view))
 
     def choose_row(self, view: PlayerView, card: int) -> int:
         revealed = ", ".join(f"{self.names[k]} {c}" for k, c in enumerate(view.revealed))
@@ -303,9 +305,28 @@ class TerminalPlayer(Player):
         click.echo(f"your {card} is lower than every row end: take the row of your choice")
         for i, row in enumerate(view.rows):
             click.echo("  " + render_row(i, row))
-        return self._ask("row to take (0-3)", lambda n: 0 <= n <= 3, "a row is 0, 1, 2 or 3")
+        return self._ask("row to take (0-3)", lambda n: 0 <= n <= 3, "a row is 0, 1, 2 or 3",
+                         lambda: self._row_hint(view, card))
 
-    def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str) -> int:
+    # hints: the default player of a hidden hand in your seat, seed 0 (the same view, the
+    # same hint)
+    def _card_hint(self, view: PlayerView) -> str:
+        from .advice import DEFAULT_PLAYER, network_advice
+        if len(view.hand) == 1:
+            return f"hint: {view.hand[0]}, your last card"
+        advice = network_advice(self._position(view), DEFAULT_PLAYER, 0, view)
+        first = ", ".join(f"{c['card']} {c['expected_bullheads']:.1f}"
+                          for c in advice["cards"][:3])
+        return (f"hint: {DEFAULT_PLAYER} would play {advice['play']} (its first choices, with"
+                f" the bullheads each is expected to cost you to the end of the round: {first})")
+
+    @staticmethod
+    def _row_hint(view: PlayerView, card: int) -> str:
+        from .advice import DEFAULT_PLAYER
+        return f"hint: {DEFAULT_PLAYER} would take row {make_bot(DEFAULT_PLAYER, 0).choose_row(view, card)}"
+
+    def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
+             advise: Callable[[], str]) -> int:
         while True:
             click.echo(f"{prompt}? ", nl=False)
             try:
@@ -319,6 +340,9 @@ class TerminalPlayer(Player):
             answer = line.strip().lower()
             if answer in ("q", "quit", "exit"):
                 raise GameQuit()
+            if answer in ("h", "hint", "?"):
+                click.echo(f"  {advise()}")
+                continue
             try:       # int() refuses digits such as '²' and more than 4,300 of them
                 number = (int(answer) if answer.isascii() and answer.lstrip("-").isdigit()
                           else None)      # int() would read other scripts' digits too
@@ -326,7 +350,7 @@ class TerminalPlayer(Player):
                 number = None
             if number is not None and valid(number):
                 return number
-            click.echo(f"  {answer!r} is not possible: {hint} (or quit)")
+            click.echo(f"  {answer!r} is not possible: {hint} (or hint, or quit)")
 
     @staticmethod
     def _position(view: PlayerView) -> Position:
@@ -344,7 +368,7 @@ class TerminalPlayer(Player):
 @threshold_option
 @click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
 def play(players, bots, variant, threshold, seed):
-    """Play a whole game against bots: you are player 1 (type a card, or quit).
+    """Play a whole game against bots: you are player 1 (type a card, hint, or quit).
 
     \b
     Example:

@@ -360,6 +360,22 @@ def test_play_asks_again_after_answers_int_cannot_read():
     assert out.stdout.count("is not possible") == 3 and "game abandoned" in out.stdout
 
 
+def test_play_hints_are_the_belief_bot_s_choices():
+    """`hint` at the card prompt: the card `belief` plays from your view and its first
+    choices; at the row prompt: its row. The same seed and answers, the same hints."""
+    answers = "hint\n3\nhint\nquit\n"
+    out = run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"], answers)
+    assert out.exit_code == 0, out.stderr
+    card, first, row = re.findall(r"hint: belief would play (\d+) \(its first choices, with the"
+                                  r" bullheads each is expected to cost you to the end of the"
+                                  r" round: (\d+) [\d.]+, .*\)\n.*"
+                                  r"hint: belief would take row (\d)", out.stdout, re.S)[0]
+    assert card == first and int(card) in (3, 7, 13, 48, 66, 76, 78, 87, 89, 90)
+    assert "your 3 is lower than every row end" in out.stdout and 0 <= int(row) <= 3
+    assert out.stdout == run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"],
+                             answers).stdout
+
+
 def test_play_quit():
     out = run(["play", "--players", "2", "--seed", "1"], "quit\n")
     assert out.exit_code == 0 and "game abandoned" in out.stdout

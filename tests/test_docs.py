@@ -15,9 +15,11 @@ pages of docs/) is run.
 `python tests/test_docs.py --update FILE` rewrites the outputs of FILE's console blocks
 from a fresh run (then read the diff: it is the change the documents see).
 """
+import atexit
 import doctest
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -78,8 +80,10 @@ def console_examples(path: str) -> List[Example]:
 
 
 def shim_dir() -> str:
-    """A folder with a `nimmt` that runs this source tree's command line."""
+    """A folder with a `nimmt` that runs this source tree's command line (removed when the
+    process ends)."""
     folder = tempfile.mkdtemp(prefix="nimmt-docs-")
+    atexit.register(shutil.rmtree, folder, True)
     shim = os.path.join(folder, "nimmt")
     with open(shim, "w") as out:
         out.write(f'#!/bin/sh\nexec "{sys.executable}" -m solver "$@"\n')

@@ -15,6 +15,7 @@ from solver.exact import engine as engine_module
 from solver.exact.engine import Engine
 from solver.exact.progress import MIN_CARDS, RECORD
 from solver.limits import Limit
+from solver.stopping import TICK
 from solver.cli import ExitStatus
 from tests.support import cpu_seconds, error_line, run
 
@@ -87,9 +88,9 @@ def test_a_running_search_saves_its_work(tmp_path, monkeypatch):
     with Engine(position, progress_file=str(tmp_path / "work.npz")) as engine:
         engine.solve(position, card_values=False)
         seconds = engine.seconds
-    # polled every 0.25 s: each poll of the run saved, then its end (on a loaded machine a
-    # poll may come late, so half the polls are asked for, not all)
-    assert len(saves) >= 2 and len(saves) >= seconds / 0.25 / 2, (len(saves), seconds)
+    # polled every TICK seconds: each poll of the run saved, then its end (on a loaded
+    # machine a poll may come late, so half the polls are asked for, not all)
+    assert len(saves) >= 2 and len(saves) >= seconds / TICK / 2, (len(saves), seconds)
 
 
 def test_wrong_progress_files_are_refused(tmp_path):
