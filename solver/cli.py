@@ -315,6 +315,8 @@ class TerminalPlayer(Player):
         if len(view.hand) == 1:
             return f"hint: {view.hand[0]}, your last card"
         advice = network_advice(self._position(view), DEFAULT_PLAYER, 0, view)
+        if advice.get("interrupted"):
+            raise KeyboardInterrupt           # a Ctrl-C during the hint stops the game
         first = ", ".join(f"{c['card']} {c['expected_bullheads']:.1f}"
                           for c in advice["cards"][:3])
         return (f"hint: {DEFAULT_PLAYER} would play {advice['play']} (its first choices, with"
