@@ -51,7 +51,7 @@ class ExitStatus(IntEnum):
     INPUT_ENDED = 4     # the input of `nimmt play` ended before the game did
     NOT_ALL_SOLVED = 5  # `nimmt batch solve` finished, but some positions of its results
                         # file are not solved (errors, or stopped by a limit)
-    INTERRUPTED = 130   # Ctrl-C (solve and best on the exact path still give the bounds)
+    INTERRUPTED = 130   # Ctrl-C (solve and best still give the bounds, or the answer so far)
     HUNG_UP = 129       # SIGHUP (the terminal closed): stopped as by Ctrl-C
     TERMINATED = 143    # SIGTERM (kill, timeout): stopped as by Ctrl-C
 
@@ -168,7 +168,7 @@ def main():
       5    'nimmt batch solve' finished, but some positions are not solved
            (errors, or stopped by a limit: counted on stderr and in the results)
       130  interrupted by Ctrl-C (solve, and best on 2 visible hands, still give
-           the bounds proven so far)
+           the bounds proven so far; best on a hidden hand its answer so far)
       129  stopped by SIGHUP (the terminal closed), as cleanly as by Ctrl-C
       143  stopped by SIGTERM (kill, timeout), as cleanly as by Ctrl-C
     """
