@@ -105,6 +105,13 @@ class NimmtGroup(click.Group):
             return rv
         sys.exit(rv if isinstance(rv, int) else 0)
 
+    def make_context(self, *args, **kwargs):
+        # Ctrl-C while the arguments are read: the same (click would print an empty line)
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            raise Interrupted() from None
+
     def invoke(self, ctx):
         # Ctrl-C in a command: raised as `Interrupted`, not as the KeyboardInterrupt click
         # would turn into Abort after printing an empty line

@@ -196,6 +196,17 @@ def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
     assert "interrupted" in error_line(result)
 
 
+def test_ctrl_c_while_the_arguments_are_read_is_130_in_one_line(monkeypatch):
+    """Between the loading and the command: click's own handler would print an empty line
+    on stderr before the error line."""
+    def parse_args(self, ctx, args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli.NimmtGroup, "parse_args", parse_args)
+    result = run(["show", "positions/example.json"])
+    assert result.exit_code == ExitStatus.INTERRUPTED
+    assert result.stderr == "nimmt: error: interrupted (Ctrl-C)\n"
+
+
 def test_a_sigint_while_the_command_loads_is_130_in_one_line():
     """Ctrl-C in the command's first moments (numpy and the extensions loading): one line,
     no traceback. Sent after 0.15 and 0.3 s of CPU time: the loading takes about 0.4 s (an
