@@ -33,7 +33,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from benchmarks._common import machine_line
 from solver.core.player import Player, PlayerView
@@ -147,25 +147,28 @@ def main(argv=None) -> None:
                              " rounds of its game (runs reused or compared: the same K)")
     parser.add_argument("--rounds-json", default=None,
                         help="write the per-round results (with the index of the first deal)")
-    parser.add_argument("--reuse-base", default=None, metavar="FILE",
+    parser.add_argument("--reuse-base", default=None, metavar="FILE", nargs="+",
                         help="the --rounds-json of an earlier run with the same --players and"
-                             " --base: its baseline bullheads are taken instead of replaying"
-                             " the baseline rounds (bots in iterations are deterministic)")
-    parser.add_argument("--compare", default=None, metavar="FILE",
-                        help="the --rounds-json of another candidate on the same deals: print"
-                             " this candidate's bullheads less that one's, round by round")
-    parser.add_argument("--from-json", default=None, metavar="FILE",
-                        help="play nothing: the summary of a saved --rounds-json (with"
-                             " --compare, also against another one, round by round)")
+                             " --base (or several, of other deals): its baseline bullheads are"
+                             " taken instead of replaying the baseline rounds (bots in"
+                             " iterations are deterministic)")
+    parser.add_argument("--compare", default=None, metavar="FILE", nargs="+",
+                        help="the --rounds-json of another candidate on the same deals (or"
+                             " several): print this candidate's bullheads less that one's,"
+                             " round by round")
+    parser.add_argument("--from-json", default=None, metavar="FILE", nargs="+",
+                        help="play nothing: the summary of saved --rounds-json files, their"
+                             " deals joined (with --compare, also against another"
+                             " candidate's, round by round)")
     args = parser.parse_args(argv)
     if args.from_json:
-        start, saved = load_run(parser, args.from_json)
-        results = [tuple(r) for r in saved]
+        saved = load_runs(parser, args.from_json)
+        results = [saved[k] for k in sorted(saved)]
         s = summary(results)
-        print(f"{args.from_json}, {s['rounds']} paired rounds: {s['candidate']:.2f} bullheads"
-              f" per round against {s['base']:.2f}; difference {s['difference']:+.2f} ±"
-              f" {s['ci95']:.2f} ({s['percent']:+.1f}%)")
-        compare(parser, results, args.compare, start)
+        print(f"{' '.join(args.from_json)}, {s['rounds']} paired rounds: {s['candidate']:.2f}"
+              f" bullheads per round against {s['base']:.2f}; difference"
+              f" {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%)")
+        compare(parser, saved, args.compare)
         return
     if not args.bot:
         parser.error("--bot is required (or --from-json)")
@@ -179,11 +182,12 @@ def main(argv=None) -> None:
     first, last = args.first, args.first + args.rounds
     known: List[Optional[int]] = [None] * args.rounds
     if args.reuse_base:
-        start, earlier = load_run(parser, args.reuse_base)
-        if not start <= first or start + len(earlier) < last:
-            parser.error(f"--reuse-base holds deals {start}-{start + len(earlier) - 1},"
-                         f" not all of {first}-{last - 1}")
-        known = [b for _, b in earlier[first - start:last - start]]
+        earlier = load_runs(parser, args.reuse_base)
+        missing = [k for k in range(first, last) if k not in earlier]
+        if missing:
+            parser.error(f"--reuse-base holds deals {deal_ranges(earlier)}, not all of"
+                         f" {first}-{last - 1} (deal {missing[0]} is missing)")
+        known = [earlier[k][1] for k in range(first, last)]
     tasks = [(args.players, args.bot, args.base, first + i, known[i], args.warmup)
              for i in range(args.rounds)]
     timed = []
@@ -210,7 +214,7 @@ def main(argv=None) -> None:
           f" difference {s['difference']:+.2f} ± {s['ci95']:.2f} ({s['percent']:+.1f}%);"
           f" {cards.per_decision()} per card decision; {rows.count} row choices,"
           f" {rows.per_decision()} each")
-    compare(parser, results, args.compare, first)
+    compare(parser, dict(enumerate(results, first)), args.compare)
 
 
 def load_run(parser, path: str) -> Tuple[int, list]:
@@ -230,18 +234,41 @@ def load_run(parser, path: str) -> Tuple[int, list]:
     return first, rounds
 
 
-def compare(parser, results, path: Optional[str], first: int = 0) -> None:
-    """This run's candidate (its rounds from deal `first` on) less the candidate of the run
-    saved at `path`, round by round on the deals both played."""
-    if not path:
+def load_runs(parser, paths: Sequence[str]) -> Dict[int, Tuple]:
+    """Several --rounds-json files joined: {deal index: (candidate, baseline)}; a deal in
+    two of them is a usage error."""
+    joined: Dict[int, Tuple] = {}
+    for path in paths:
+        start, rounds = load_run(parser, path)
+        for k, r in enumerate(rounds, start):
+            if k in joined:
+                parser.error(f"deal {k} is in two of the files ({path} and another)")
+            joined[k] = tuple(r)
+    return joined
+
+
+def deal_ranges(runs: Dict[int, Tuple]) -> str:
+    """The deals of joined runs as ranges: '0-199, 400-599'."""
+    keys, spans = sorted(runs), []
+    for k in keys:
+        if spans and spans[-1][1] == k - 1:
+            spans[-1][1] = k
+        else:
+            spans.append([k, k])
+    return ", ".join(f"{a}-{b}" for a, b in spans)
+
+
+def compare(parser, mine: Dict[int, Tuple], paths: Optional[Sequence[str]]) -> None:
+    """This run's candidate ({deal: (candidate, baseline)}) less the candidate of the runs
+    saved at `paths`, round by round on the deals both played."""
+    if not paths:
         return
-    start, saved = load_run(parser, path)
-    mine = dict(enumerate(results, first))
-    pairs = [(mine[k], r) for k, r in enumerate(saved, start) if k in mine]
+    saved = load_runs(parser, paths)
+    pairs = [(mine[k], saved[k]) for k in sorted(mine) if k in saved]
     if len(pairs) < 2:
-        parser.error(f"{path} shares fewer than 2 deals with this run")
+        parser.error(f"{' '.join(paths)} share fewer than 2 deals with this run")
     mean, low, _ = mean_ci95([c - o for (c, _), (o, _) in pairs])
-    print(f"against the candidate of {path}, round by round:"
+    print(f"against the candidate of {' '.join(paths)}, round by round:"
           f" {mean:+.2f} ± {mean - low:.2f} ({len(pairs)} rounds)")
 
 

@@ -614,6 +614,37 @@ def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     assert stop.value.code == 2
 
 
+def test_paired_benchmark_joins_files_of_other_deals(tmp_path, capsys):
+    """Several files, each of its own deals, read as one run (--from-json, --compare,
+    --reuse-base); a deal in two files is a usage error."""
+    from benchmarks.bench_paired import main as paired
+    rounds = [[2, 4], [6, 6], [1, 5], [3, 3]]
+    other = [[3, 4], [6, 6], [2, 5], [3, 3]]
+    files = {}
+    for name, data, first, last in (("a1", rounds, 0, 2), ("a2", rounds, 2, 4),
+                                    ("b1", other, 0, 2), ("b2", other, 2, 4),
+                                    ("whole", rounds, 0, 4), ("owhole", other, 0, 4)):
+        files[name] = str(tmp_path / f"{name}.json")
+        with open(files[name], "w") as out:
+            json.dump({"first": first, "rounds": data[first:last]}, out)
+    paired(["--from-json", files["a2"], files["a1"], "--compare", files["b1"], files["b2"]])
+    joined = capsys.readouterr().out
+    paired(["--from-json", files["whole"], "--compare", files["owhole"]])
+    whole = capsys.readouterr().out
+    def figures(out):
+        return re.findall(r"(4 paired rounds: .*%\)|round by round: .*)", out)
+    assert figures(joined) == figures(whole) and len(figures(whole)) == 2
+    assert "round by round: -0.50 ± " in whole
+    with pytest.raises(SystemExit) as stop:
+        paired(["--from-json", files["a1"], files["whole"]])
+    assert stop.value.code == 2 and "deal 0 is in two of the files" in capsys.readouterr().err
+    spec = ["--players", "3", "--bot", "greedy", "--base", "random", "--jobs", "1"]
+    with pytest.raises(SystemExit) as stop:        # deals 0-1 and 3 known: 2 is missing
+        paired(spec + ["--rounds", "3", "--first", "1", "--reuse-base", files["a1"],
+                       str(tmp_path / "three.json")])
+    assert stop.value.code == 2
+
+
 def test_paired_benchmark_warms_the_tables_up(tmp_path):
     """--warmup K: each table first plays K other deals as earlier rounds of its game (the
     candidate's decisions in them timed too), then the scored deal."""
