@@ -332,7 +332,8 @@ class TerminalPlayer(Player):
     @staticmethod
     def _row_hint(view: PlayerView, card: int) -> str:
         from .advice import DEFAULT_PLAYER
-        return f"hint: {DEFAULT_PLAYER} would take row {make_bot(DEFAULT_PLAYER, 0).choose_row(view, card)}"
+        row = make_bot(DEFAULT_PLAYER, 0).choose_row(view, card)
+        return f"hint: {DEFAULT_PLAYER} would take row {row}"
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
              advise: Callable[[], str]) -> int:
@@ -972,10 +973,10 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
         wrong = [name for name, value in (("--iterations", iterations), ("--jobs", jobs))
                  if value is not None]
         if wrong:
+            they = "they are" if len(wrong) > 1 else "it is"
             raise errors.NimmtError(f"{', '.join(wrong)} cannot be used with --bot"
-                                    f" {errors.quote(bot)}: {'they are' if len(wrong) > 1 else 'it is'}"
-                                    f" the search player's (--bot mcts); a network search's"
-                                    f" budget is --seconds")
+                                    f" {errors.quote(bot)}: {they} the search player's"
+                                    f" (--bot mcts); a network search's budget is --seconds")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
         advice = with_progress(game, exact_only, lambda progress: advise(
