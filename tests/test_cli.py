@@ -218,6 +218,11 @@ def test_usage_errors_are_one_line_and_status_2(args, word):
     ("mcts:exact_max_cards=11", ["exact_max_cards", "got 11"]),
     ("mcts:exact=2", ["bad value '2' for option 'exact'"]),
     ("mcts:exact=abc", ["bad value 'abc' for option 'exact'"]),
+    ("mcts:policy=", ["bad value '' for option 'policy'"]),
+    ("net:weights=", ["bad value '' for option 'weights'"]),
+    ("belief:others=", ["bad value '' for option 'others'"]),
+    ("belief:others=net-v1.npz+", ["bad value 'net-v1.npz+' for option 'others'"]),
+    ("nsearch:others=+sampler", ["bad value '+sampler' for option 'others'"]),
 ])
 def test_bad_search_player_options_are_refused_in_one_line(spec, words):
     args = ["tournament", "-n", "2", "--bots", f"{spec},random", "--games", "1"]

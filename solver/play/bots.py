@@ -442,15 +442,29 @@ def _number(value: str) -> float:
     return float(value)
 
 
+def _text(value: str) -> str:
+    """A word or a file name; not empty (a ValueError)."""
+    if not value:
+        raise ValueError(value)
+    return value
+
+
+def _models(value: str) -> str:
+    """Model names joined by '+' (`others=net-v1.npz+sampler`), none of them empty."""
+    if not all(name.strip() for name in value.split("+")):
+        raise ValueError(value)
+    return value
+
+
 # options a bot accepts in its spec (`mcts:iterations=2000:jobs=2`), with their types
 OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
     "mcts": {"iterations": _integer, "seconds": _number, "jobs": _integer, "c": _number,
-             "policy": str, "selection": str, "reward": str, "gamma": _number,
-             "exact": _switch, "exact_max_cards": _integer, "opponents": str},
-    "net": {"weights": str, "rows": str},
-    "nsearch": {"weights": str, "rows": str, "worlds": _integer, "reward": str, "value": str,
-                "depth": _integer, "temperature": _number, "prior": _number, "others": str,
-                "belief": _integer, "power": _number, "plan": _integer,
+             "policy": _text, "selection": _text, "reward": _text, "gamma": _number,
+             "exact": _switch, "exact_max_cards": _integer, "opponents": _text},
+    "net": {"weights": _text, "rows": _text},
+    "nsearch": {"weights": _text, "rows": _text, "worlds": _integer, "reward": _text,
+                "value": _text, "depth": _integer, "temperature": _number, "prior": _number,
+                "others": _models, "belief": _integer, "power": _number, "plan": _integer,
                 "confident": _number, "seconds": _number},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
