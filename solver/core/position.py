@@ -18,10 +18,11 @@ Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
 
 KNOWN_KEYS = ("deck", "rows", "hands", "penalties")     # the exchange format's keys
 OPTIONAL_KEYS = ("played", "scores", "viewer", "to_move")   # kept in `Position.extra`
-# notes the curated positions of positions/ carry (their description and solution): kept in
-# `Position.extra` as they are, for the round trip, and not read
-NOTE_KEYS = ("description", "value", "value_fraction", "strategies")
-ALLOWED_KEYS = KNOWN_KEYS + OPTIONAL_KEYS + NOTE_KEYS
+# any other key is a note (the curated positions of positions/ carry their description and
+# solution; the format lets other tools add keys): kept in `Position.extra` for the round
+# trip and not read, unless it looks like a misspelt key that is read (`check_keys`)
+READ_KEYS = KNOWN_KEYS + OPTIONAL_KEYS
+TYPO_CUTOFF = 0.75          # "penalty" for "penalties" is 0.75, "comment" for "scores" 0.46
 # the whole deck holds 171 bullheads; this leaves room for totals of earlier rounds and keeps
 # every penalty far inside the C int the search player adds bullheads to
 MAX_PENALTY = 1_000_000
@@ -48,8 +49,9 @@ class Position:
 
     Built through `Position.create` (or `from_json`/`from_text`), which validates.
     `extra` keeps the optional keys (`OPTIONAL_KEYS`: `played`, `scores`, `viewer`,
-    `to_move`), validated too, and the notes of a curated position (`NOTE_KEYS`:
-    `description` and its solution), for the round trip; any other key is refused.
+    `to_move`), validated too, and any other key as a note, for the round trip: the notes of
+    a curated position (`description` and its solution) or of another tool. A
+    key that misspells a key that is read (`check_keys`) is refused.
     """
     deck: int
     rows: Tuple[Row, ...]
@@ -66,7 +68,11 @@ class Position:
         penalties = _check_penalties(penalties, len(hands))
         _check_unique(rows, hands)
         extra = dict(extra or {})
-        check_keys(extra, OPTIONAL_KEYS + NOTE_KEYS)
+        for key in extra:
+            if key in KNOWN_KEYS or key == "turns":
+                raise errors.UnknownKeyError(f"{errors.quote_json(key)} is a key of the position"
+                                             f" itself, not an extra key")
+        check_keys(extra, OPTIONAL_KEYS)
         _check_played(extra.get("played"), deck, hands)
         _check_scores(extra.get("scores"), len(hands))
         _check_viewer(extra, hands)
@@ -81,7 +87,7 @@ class Position:
             raise errors.RecordGivenError(
                 'a game record (it has "turns") is not a position: replay it for the position'
                 " after its turns (nimmt replay RECORD --json, or solver.replay)")
-        check_keys(data, ALLOWED_KEYS)
+        check_keys(data, READ_KEYS)
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
@@ -248,31 +254,29 @@ def _check_per_player(values: Any, players: int, key: str, item: str,
     return tuple(values)
 
 
-def close_key_hint(key: Any, allowed: Sequence[str]) -> str:
-    """' (did you mean "k"?)' when an allowed key k is close to `key` (as written, then in
-    lower case), else ''."""
-    text = str(key)[:100]
-    close = (difflib.get_close_matches(text, allowed, n=1)
-             or difflib.get_close_matches(text.lower(), allowed, n=1))
-    return f' (did you mean "{close[0]}"?)' if close else ""
+def close_key(key: Any, keys: Sequence[str]) -> Optional[str]:
+    """The key of `keys` that `key` (in lower case) most likely misspells, if any."""
+    close = difflib.get_close_matches(str(key)[:100].lower(), keys, n=1, cutoff=TYPO_CUTOFF)
+    return close[0] if close else None
 
 
-def check_keys(data: Dict[Any, Any], allowed: Sequence[str], what: str = "position") -> None:
-    """Refuse a key the format does not have (a misspelt `penalties`, say), naming the
-    allowed keys and, when one is close, the likely one. `what`: the format's name (a
-    record's keys are a position's and `turns`)."""
+def check_keys(data: Dict[Any, Any], read: Sequence[str], what: str = "position",
+               error: type = errors.UnknownKeyError) -> None:
+    """Refuse (`error`) a key that misspells one of the `read` keys which `data` lacks
+    ("penalty" without "penalties", say), naming it; any other unknown key is a note,
+    accepted. `what`: where the keys are (a position, a record, a record's turn)."""
     for key in data:
-        if key in allowed:
+        if key in read:
             continue
-        hint = close_key_hint(key, allowed)
-        if key == "turns":
-            hint = " (a game record's key: replay the record for the position after its turns)"
-        keys = ", ".join(k for k in allowed if k in KNOWN_KEYS or k == "turns")
-        optional = ", ".join(k for k in allowed if k in OPTIONAL_KEYS)
-        keys = f"{keys} and the optional {optional}" if keys else f"the optional {optional}"
-        raise errors.UnknownKeyError(f"unknown key {errors.quote_json(key)} in {what}{hint};"
-                                     f" the keys are {keys} (and a curated position's notes:"
-                                     f" {', '.join(NOTE_KEYS)})")
+        close = close_key(key, read)
+        if close is None or close in data:
+            continue
+        keys = ", ".join(k for k in read if k not in OPTIONAL_KEYS)
+        optional = [k for k in read if k in OPTIONAL_KEYS]
+        if optional:
+            keys += f" and the optional {', '.join(optional)}"
+        raise error(f"unknown key {errors.quote_json(key)} in {what} (did you mean"
+                    f" \"{close}\"?); the keys are {keys} (other keys are notes, not read)")
 
 
 def _check_scores(scores: Any, players: int) -> None:

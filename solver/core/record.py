@@ -12,7 +12,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
 from .player import PlayerView
-from .position import ALLOWED_KEYS, Position, check_keys, close_key_hint
+from .position import READ_KEYS, Position, check_keys
 from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
@@ -29,7 +29,7 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
                                      f" {errors.quote_json(data)}")
     if "turns" not in data:
         raise errors.MissingKeyError("missing key 'turns' in record")
-    check_keys(data, ALLOWED_KEYS + ("turns",), "record")
+    check_keys(data, READ_KEYS + ("turns",), "record")
     start = Position.from_dict({k: v for k, v in data.items() if k != "turns"})
     turns = data["turns"]
     if not isinstance(turns, list):
@@ -46,11 +46,7 @@ def _parse_turn(turn: Any, t: int, players: int) -> Turn:
                               f" {errors.quote_json(turn)}")
     if "cards" not in turn:
         raise TurnFormatError(f"{where} has no 'cards'")
-    for key in turn:
-        if key not in TURN_KEYS:
-            raise TurnFormatError(f"{where}: unknown key {errors.quote_json(key)}"
-                                  f"{close_key_hint(key, TURN_KEYS)}; a turn's keys are cards"
-                                  f" and the optional row_choices")
+    check_keys(turn, TURN_KEYS, where, TurnFormatError)
     cards = turn["cards"]
     if not isinstance(cards, list) or len(cards) != players:
         raise TurnFormatError(f"{where}: cards must be a list of {players} cards (one per player),"
