@@ -1,0 +1,148 @@
+"""An append-only file of JSON lines that one run writes as its work finishes, so that a run
+stopped by Ctrl-C, a kill or a crash loses nothing it finished and the same command resumes
+it (the results of `nimmt batch solve`, the games of `nimmt tournament --out`).
+
+- Each line is written by one `os.write`, then flushed to disk (`os.fsync`), with Ctrl-C held
+  back meanwhile: a kill can leave a part of a line only at the very end of the file (a torn
+  last line, without its newline), which `whole_lines` leaves out and `truncate` removes.
+- One run at a time writes a file: `lock` holds it (an advisory lock, released when the
+  process ends however it ends) and refuses a second run. A child forked from the run (a
+  worker) drops the lock, so that a worker left behind by a killed run never keeps it.
+"""
+import json
+import os
+try:
+    import fcntl
+except ImportError:          # Windows: no advisory locks, and no check for a second run
+    fcntl = None
+from typing import Any, Callable, Dict, Set
+
+from . import errors
+from .files import interrupts_held, regular_target
+
+_HELD: Set[int] = set()      # this process's lock descriptors (LineFile.lock)
+
+
+def _drop_held_locks() -> None:
+    for fd in _HELD:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_drop_held_locks)
+
+
+def whole_lines(data: bytes) -> int:
+    """The length of `data` without a torn last line (one without its newline)."""
+    return len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
+
+
+def json_line(raw: bytes, first: bool) -> Any:
+    """One line's JSON value, None if it is not JSON (a damaged line); the first line may
+    start with a byte-order mark (an editor may have put one there)."""
+    try:
+        return json.loads(raw.decode("utf-8-sig" if first else "utf-8"))
+    except (UnicodeError, ValueError, RecursionError):      # nested too deep: not ours
+        return None
+
+
+class LineFile:
+    """The file at `path`; `command` names the run that writes it (in the refusal of a
+    second run)."""
+
+    def __init__(self, path: str, command: str):
+        self.path = path
+        self.name = errors.quote(path, errors.SHORT_PATH)
+        self.command = command
+        self._lock_fd = None
+        self._created = False
+
+    def lock(self) -> None:
+        """Hold the file for this process (created if missing) until `unlock` or the
+        process ends; refuse it when another run holds it: two runs would do every piece of
+        work twice and write it twice."""
+        try:
+            # a device or a pipe would never give the file back (and a pipe blocks)
+            regular_target(self.path)
+            existed = os.path.exists(self.path)
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise errors.NimmtError(f"{self.name} is being written by another run of"
+                                        f" '{self.command}': wait for it to end, or give"
+                                        " another --out") from None
+            except OSError:
+                pass         # a file system without locks: the run goes on unguarded
+        self._lock_fd = fd
+        self._created = not existed
+        _HELD.add(fd)
+
+    def unlock(self) -> None:
+        """Release the file; one this run made and left empty (it stopped before its first
+        line) is removed."""
+        if self._lock_fd is not None:
+            if self._created and os.fstat(self._lock_fd).st_size == 0:
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
+            _HELD.discard(self._lock_fd)
+            os.close(self._lock_fd)        # closing releases the lock
+            self._lock_fd = None
+
+    def read_bytes(self, missing_ok: bool) -> bytes:
+        try:
+            with open(self.path, "rb") as handle:
+                return handle.read()
+        except FileNotFoundError:
+            if missing_ok:
+                return b""
+            raise errors.NimmtError(f"cannot read {self.name}: no such file") from None
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
+
+    def truncate(self, size: int) -> None:
+        """Cut the file to `size` bytes (a torn last line removed), on disk."""
+        try:
+            with open(self.path, "r+b") as handle:
+                handle.truncate(size)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot repair {self.name}: {exc.strerror}") from None
+
+    def check_writable(self) -> None:
+        """Refuse a file that cannot be appended to before any work starts."""
+        self.append_bytes(b"")
+
+    def append(self, record: Dict[str, Any], written: Callable[[], None] = None) -> None:
+        """Append `record` as one line, on disk when this returns; `written()` is called once
+        it is, before a Ctrl-C held meanwhile takes its course (a count of the lines stays
+        true)."""
+        text = json.dumps(record, allow_nan=False, separators=(", ", ": ")) + "\n"
+        self.append_bytes(text.encode("utf-8"), written)
+
+    def append_bytes(self, data: bytes, written: Callable[[], None] = None) -> None:
+        try:
+            with interrupts_held():     # Ctrl-C waits until the line is whole and on disk
+                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                try:
+                    view = memoryview(data)
+                    while view:
+                        view = view[os.write(fd, view):]
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+                if written is not None:
+                    written()
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot write {self.name}: {exc.strerror}") from None
