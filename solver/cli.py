@@ -423,23 +423,58 @@ def play(players, bots, variant, threshold, seed):
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
               help="Worker processes (the results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def tournament(players, bots, games, seed, variant, threshold, jobs, as_json):
+@click.option("--out", default=None, metavar="GAMES.jsonl",
+              help="Keep every game in this file as it ends; the same command run again"
+                   " resumes from it (docs/formats.md).")
+def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, out):
     """Play whole games between bots, seats rotated: bullheads per round and win rates.
 
-    A progress bar goes to stderr.
+    A progress bar goes to stderr. With --out FILE every game goes to FILE as it ends:
+    stopped (Ctrl-C, a kill), the same command resumes where it stopped, and the summary is
+    the one an uninterrupted run gives.
 
     \b
     Examples:
       nimmt tournament --players 4 --bots random,greedy --games 200 --seed 1
       nimmt tournament -n 4 --bots mcts:iterations=2000,safe --games 20 --jobs 2
+      nimmt tournament -n 4 --bots belief,mcts --games 500 --out games.jsonl
     """
+    from .play.gamesfile import GamesFile
+    from .play.tournament import describe
+
     config = GameConfig.named(players, variant, threshold=threshold)
     names = parse_bot_names(bots)
-    progress = GamesProgress(games)
+    games_file, done, on_game = None, {}, None
+    if out is not None:
+        games_file = GamesFile(out)
+        games_file.lock()
     try:
-        summary = run_tournament(config, names, games, seed, progress=progress, jobs=jobs)
+        if games_file is not None:
+            done = games_file.resume(describe(config, names, seed))
+            kept = [sum(g < games for g in done)]     # games of this run in the file
+
+            def on_game(game, seats, result):
+                games_file.write_game(game, seats, result,
+                                      written=lambda: kept.__setitem__(0, kept[0] + 1))
+            if done:
+                click.echo(f"tournament: resuming: {kept[0]} of {games} games already in"
+                           f" {games_file.name}", err=True)
+        progress = GamesProgress(games, done_before=sum(g < games for g in done))
+        try:
+            summary = run_tournament(config, names, games, seed, progress=progress, jobs=jobs,
+                                     done=done, on_game=on_game)
+        except KeyboardInterrupt:
+            if games_file is not None:
+                progress.close()
+                click.echo(f"tournament: {interruption()[0].split(' ')[0]}: {kept[0]} of"
+                           f" {games} games in {games_file.name}; the same command resumes",
+                           err=True)
+            raise
+        finally:
+            progress.close()
     finally:
-        progress.close()
+        if games_file is not None:
+            games_file.unlock()
     click.echo(json.dumps(summary, indent=2) if as_json else format_table(summary))
 
 

@@ -14,7 +14,7 @@ import multiprocessing
 import random
 import signal
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import errors
 from ..core.rules import GameConfig
@@ -130,11 +130,24 @@ def _pool_game(g: int) -> Tuple[int, GameSummary]:
     return _game_summary(config, bots, seed, g)
 
 
+def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
+    """What decides a tournament's games, whatever their number (a games file's first
+    line)."""
+    return {"players": config.players, "deck": config.deck, "threshold": config.threshold,
+            "seed": seed, "bots": [name for name, _ in bot_entries(names)]}
+
+
 def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: Any = 0,
                    progress: Optional[Callable[[int], None]] = None,
-                   jobs: int = 1) -> Dict[str, Any]:
+                   jobs: int = 1, done: Optional[Mapping[int, GameSummary]] = None,
+                   on_game: Optional[Callable[[int, List[str], GameSummary], None]] = None
+                   ) -> Dict[str, Any]:
     """Play `games` whole games in `jobs` processes; per-bot mean bullheads per round (with
     95% CI), win rates. `progress(games done)` after each game.
+
+    `done`: games already played (by number, from a games file): not played again, summed
+    up with the rest. `on_game(game, seats, summary)` in this process as each new game
+    ends (seats: the bots' names by seat), to keep it.
 
     `names`: the bots, each a registry spec string ("greedy", "mcts:iterations=500") or a
     pair `(name, factory)` for a bot of your own, where `factory(seed)` returns a new
@@ -155,22 +168,28 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
                           f" seat only {seated} of them: give at least"
                           f" {len(bots) - config.players + 1} games")
     stats = {name: BotStats(name) for name in labels}
-    results: Dict[int, GameSummary] = {}
-    if jobs == 1:
-        for g in range(games):
-            _, summary = _game_summary(config, bots, seed, g)
-            results[g] = summary
-            if progress:
-                progress(len(results))
+    results: Dict[int, GameSummary] = {g: s for g, s in (done or {}).items() if g < games}
+    todo = [g for g in range(games) if g not in results]
+
+    def finished(g: int, summary: GameSummary) -> None:
+        results[g] = summary
+        if on_game:
+            on_game(g, lineup(labels, config.players, g), summary)
+        if progress:
+            progress(len(results))
+
+    if progress and results:
+        progress(len(results))
+    if jobs == 1 or len(todo) <= 1:
+        for g in todo:
+            finished(*_game_summary(config, bots, seed, g))
     else:
         # the workers are forked with the tournament (initargs are not pickled under fork)
         with multiprocessing.get_context("fork").Pool(
-                min(jobs, games), initializer=_worker_start,
+                min(jobs, len(todo)), initializer=_worker_start,
                 initargs=((config, bots, seed),)) as pool:
-            for g, summary in pool.imap_unordered(_pool_game, range(games)):
-                results[g] = summary
-                if progress:
-                    progress(len(results))
+            for g, summary in pool.imap_unordered(_pool_game, todo):
+                finished(g, summary)
     rounds = 0
     for g in range(games):                  # in game order: the same sums whatever `jobs`
         _record_game(stats, lineup(labels, config.players, g), results[g])

@@ -54,17 +54,20 @@ class SearchProgress(StatusLine):
 
 
 class GamesProgress(StatusLine):
-    """`[#######.........]  12/40 games  3.1 s  ETA 7 s`: a tournament's games."""
+    """`[#######.........]  12/40 games  3.1 s  ETA 7 s`: a tournament's games, the estimate
+    from this run's pace (games of an earlier run, `done_before`, do not count in it)."""
     WIDTH = 30
 
-    def __init__(self, total: int, label: str = "games", stream: Optional[TextIO] = None):
+    def __init__(self, total: int, label: str = "games", stream: Optional[TextIO] = None,
+                 done_before: int = 0):
         super().__init__(stream)
-        self.total, self.label = total, label
+        self.total, self.label, self.before = total, label, done_before
         self.start = time.perf_counter()
 
     def __call__(self, done: int) -> None:
         elapsed = time.perf_counter() - self.start
-        eta = elapsed / done * (self.total - done) if done else 0.0
+        new = done - self.before
+        eta = elapsed / new * (self.total - done) if new > 0 else 0.0
         self.show(f"{bar(done / self.total, self.WIDTH)} {done:>{len(str(self.total))}}"
                   f"/{self.total} {self.label}  {elapsed:.1f} s  ETA {eta:.0f} s")
 

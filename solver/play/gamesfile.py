@@ -1,0 +1,93 @@
+"""The games file of a tournament (`nimmt tournament --out FILE`): a `linefile.LineFile`
+whose first line describes the tournament and each further line is one finished game, so
+that a stopped tournament resumes where it stopped and a finished one keeps its games.
+
+Line 1: `{"tournament": {"players", "deck", "threshold", "seed", "bots"}}`; then one line a
+game, in the order they finish: `{"game": g, "seats": [bot of each seat], "rounds": [[the
+bullheads of each seat in a round], ...], "scores": [each seat's total], "winners": [the
+seats, numbered 1..N, of the lowest total]}`. Games are seeded one by one from the
+tournament's seed (tournament.py), so a game read back is the game a new run would play: a
+resumed tournament sums up as one run would. A file of another tournament is refused; one
+of the same tournament with more games than asked lends the first `games` of them.
+"""
+from typing import Any, Dict, Optional
+
+from .. import errors
+from ..linefile import LineFile, json_line, whole_lines
+from .tournament import GameSummary, lineup
+
+ADVICE = "give a new --out file (or remove this one)"
+
+
+class GamesFile(LineFile):
+    def __init__(self, path: str):
+        super().__init__(path, "nimmt tournament")
+
+    def resume(self, header: Dict[str, Any]) -> Dict[int, GameSummary]:
+        """The games the file holds ({game number: summary}) once a torn last line is
+        removed; a new (or empty) file gets its first line. `header`: this tournament's
+        description (`tournament.describe`); a file of another is refused, as is one whose
+        lines are not games of it, and left as it was."""
+        data = self.read_bytes(missing_ok=True)
+        keep = whole_lines(data)
+        lines = data[:keep].splitlines()
+        if not lines:
+            if keep < len(data):
+                self.truncate(0)            # a torn first line: nothing was played
+            self.append({"tournament": header})
+            return {}
+        first = json_line(lines[0], True)
+        if not (isinstance(first, dict) and isinstance(first.get("tournament"), dict)):
+            raise errors.NimmtError(f"{self.name} is not a games file of 'nimmt tournament':"
+                                    f" its first line does not describe a tournament; {ADVICE}")
+        theirs = first["tournament"]
+        for key, ours in header.items():
+            if theirs.get(key) != ours:
+                raise errors.NimmtError(
+                    f"{self.name} holds the games of another tournament (its {key}"
+                    f" {errors.quote_json(theirs.get(key), 60)}, this one's"
+                    f" {errors.quote_json(ours, 60)}); {ADVICE}")
+        games: Dict[int, GameSummary] = {}
+        for number, raw in enumerate(lines[1:], 2):
+            record = json_line(raw, False)
+            summary = game_of(record, header)
+            if summary is None:
+                raise errors.NimmtError(
+                    f"{self.name}: its line {number} is not a game of this tournament; remove"
+                    f" that line (the game is played again) or give a new --out file")
+            games[record["game"]] = summary
+        if keep < len(data):
+            self.truncate(keep)
+        return games
+
+    def write_game(self, game: int, seats, summary: GameSummary, written=None) -> None:
+        """Append a finished game, on disk when this returns (then `written()`, before a
+        Ctrl-C held meanwhile takes its course)."""
+        self.append({"game": game, "seats": list(seats),
+                     "rounds": [list(r) for r in summary.round_penalties],
+                     "scores": list(summary.scores),
+                     "winners": [k + 1 for k in summary.winners]}, written)
+
+
+def _counts(value: Any, players: int) -> bool:
+    return (isinstance(value, list) and len(value) == players
+            and all(errors.is_integer(v) and v >= 0 for v in value))
+
+
+def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
+    """A game line's summary, None when it is not a whole game of the tournament described
+    by `header` (its number, its seats by the rotation, the seat counts of its numbers)."""
+    players = header["players"]
+    if not (isinstance(record, dict) and errors.is_integer(record.get("game"))
+            and record["game"] >= 0):
+        return None
+    rounds, winners = record.get("rounds"), record.get("winners")
+    if (record.get("seats") != lineup(header["bots"], players, record["game"])
+            or not (isinstance(rounds, list) and rounds and all(_counts(r, players)
+                                                                for r in rounds))
+            or not _counts(record.get("scores"), players)
+            or not (isinstance(winners, list) and winners
+                    and all(errors.is_integer(k) and 1 <= k <= players for k in winners))):
+        return None
+    return GameSummary([tuple(r) for r in rounds], tuple(record["scores"]),
+                       [k - 1 for k in winners])
