@@ -162,3 +162,31 @@ def test_ctrl_c_or_a_kill_mid_tournament_then_the_same_command(tmp_path, stop, s
     reference = tournament_process(tmp_path / "reference.jsonl")
     expected, _ = reference.communicate(timeout=300)
     assert json.loads(stdout) == json.loads(expected)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the workers in /proc")
+def test_a_killed_worker_s_game_is_played_by_a_new_worker(tmp_path):
+    """kill -9 of a worker (not of the command): its game goes to a fresh worker, and the
+    summary and the file are those of an uninterrupted run."""
+    out = tmp_path / "games.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    args = [sys.executable, "-m", "solver", "tournament", "-n", "4", "--bots",
+            "mcts:iterations=2000,greedy", "--games", "12", "--seed", "1", "--json"]
+    process = subprocess.Popen(args + ["-j", "2", "--out", str(out)], cwd=str(ROOT), env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        try:
+            with open(f"/proc/{process.pid}/task/{process.pid}/children") as handle:
+                workers = handle.read().split()
+        except OSError:
+            workers = []
+    assert len(workers) == 2
+    os.kill(int(workers[0]), signal.SIGKILL)
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 0, stderr
+    expected = subprocess.run(args, cwd=str(ROOT), env=env, capture_output=True, text=True)
+    assert json.loads(stdout) == json.loads(expected.stdout)
+    assert sorted(json.loads(line)["game"] for line in lines(out)[1:]) == list(range(12))

@@ -62,7 +62,7 @@ def _solve_on_worker(task: Task, options: BatchOptions, stop: str) -> Optional[D
             checked[0] = time.monotonic()
             if event.is_set():
                 raise KeyboardInterrupt
-    record = solve_task(task, options, 0, watch)
+    record = solve_task(task, options, watch)
     if record is not None:
         record["worker"] = get_worker().address
     return record

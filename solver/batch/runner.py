@@ -3,19 +3,15 @@ result appended to the results file as it comes.
 
 The parent reads and checks every line (a line that is no position of the 2-player 24-card
 game with both hands is recorded as an error at once), hands one position at a time to each
-worker over a pipe, and writes what comes back. A worker that dies (killed, out of memory)
-is replaced and its position given to the new one; a position on which a second worker dies
-is recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the workers: every
-line written stays whole, and the same command resumes. A worker whose parent died stops its
-search within a quarter of a second, and an idle one within half a second.
+worker (`solver.workers`), and writes what comes back. A worker that dies (killed, out of
+memory) is replaced and its position given to the new one; a position on which a second
+worker dies is recorded as an error. Ctrl-C (KeyboardInterrupt in the parent) terminates the
+workers: every line written stays whole, and the same command resumes. A worker whose parent
+died stops its search within a quarter of a second, and an idle one within half a second.
 """
-import multiprocessing
-import os
-import signal
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from multiprocessing.connection import wait
 from typing import Any, Callable, Deque, Dict, List, Optional
 
 from .. import errors
@@ -25,10 +21,10 @@ from ..exact.engine import UNBOUNDED, Engine, check_solvable
 from ..exact.solution import RowChoice
 from ..limits import Limit
 from .memory import TablePlan
+from ..workers import run_workers
 from .results import ResultsFile
 
 DECK = 24          # the exact solver's game: 2 players, cards 1..24
-PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
 MAX_DEATHS = 2                 # workers that may die on one position before it is an error
 
 
@@ -104,9 +100,10 @@ def one_line(message: str) -> str:
     return " ".join(message.split())
 
 
-def solve_task(task: Task, options: BatchOptions, worker: int,
+def solve_task(task: Task, options: BatchOptions,
                progress: Optional[Callable] = None) -> Optional[Dict[str, Any]]:
-    """The result line of one position (None when `progress` stopped the search)."""
+    """The result line of one position (None when `progress` stopped the search); the
+    parent adds the worker's number."""
     assert task.position is not None
     position = task.position
     record: Dict[str, Any] = {"line": task.line, "position": task.key}
@@ -143,7 +140,6 @@ def solve_task(task: Task, options: BatchOptions, worker: int,
                 row_choice_record(probability, choice) for probability, choice in choices]
         record["stats"] = data["stats"]
     record["seconds"] = round(time.perf_counter() - start, 3)
-    record["worker"] = worker
     return record
 
 
@@ -165,67 +161,15 @@ def error_record(task: Task, message: str, worker: Optional[int] = None,
 
 
 # worker processes --------------------------------------------------------------------------
-def _worker_main(worker: int, conn, options: BatchOptions, parent: int) -> None:
-    """A worker: solve each task received, send back its result line; stop at None, at the
-    end of the pipe, or when the parent is gone."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent stops the batch on Ctrl-C
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+class _Solve:
+    """A worker's work: one position's result line (a class, so that it pickles where
+    workers are spawned)."""
 
-    def watch(*_):
-        if os.getppid() != parent:                   # orphaned: stop the search
-            raise KeyboardInterrupt
+    def __init__(self, options: BatchOptions):
+        self.options = options
 
-    while True:
-        try:
-            # waits in short steps: a worker forked later holds this pipe's other end too,
-            # so the end of the parent alone need not close it
-            while not conn.poll(PARENT_CHECK_SECONDS):
-                if os.getppid() != parent:
-                    return
-            task = conn.recv()
-        except (EOFError, OSError):
-            return
-        if task is None:
-            return
-        result = solve_task(task, options, worker, watch)
-        if result is None:
-            return
-        try:
-            conn.send(result)
-        except OSError:
-            return
-
-
-class _Worker:
-    def __init__(self, context, number: int, options: BatchOptions):
-        self.number = number
-        self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker_main, name=f"nimmt-batch-{number}",
-                                       args=(number, child, options, os.getpid()), daemon=True)
-        # started with Ctrl-C held back, so that it never reaches the worker before the
-        # worker ignores it (the terminal sends it to every process of the batch)
-        masks = hasattr(signal, "pthread_sigmask")          # not on Windows
-        if masks:
-            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            self.process.start()
-        finally:
-            if masks:
-                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-        child.close()
-        self.task: Optional[Task] = None
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join()
-        self.conn.close()
-
-
-def _context():
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    def __call__(self, task: Task, watch: Callable) -> Optional[Dict[str, Any]]:
+        return solve_task(task, self.options, watch)
 
 
 def result_writer(results: ResultsFile, summary: BatchSummary,
@@ -263,52 +207,20 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
     if solvable == 0:
         next_position()
         return summary
-    context = _context()
-    workers: List[_Worker] = []
-    try:
-        for number in range(1, min(jobs, solvable) + 1):
-            workers.append(_Worker(context, number, options))
 
-        def feed(k: int) -> None:
-            task = workers[k].task = next_position()
-            try:
-                workers[k].conn.send(task)         # None: no more work
-            except OSError:                        # it died before taking it: a fresh one
-                workers[k].stop()
-                workers[k] = _Worker(context, workers[k].number, options)
-                workers[k].task = task
-                workers[k].conn.send(task)
+    def solved(task: Task, record: Dict[str, Any], worker: int) -> None:
+        record["worker"] = worker
+        write(record)
 
-        for k in range(len(workers)):
-            feed(k)
-        while any(w.task is not None for w in workers):
-            busy = [w for w in workers if w.task is not None]
-            ready = wait([w.conn for w in busy] + [w.process.sentinel for w in busy])
-            for k, worker in enumerate(workers):
-                if worker.task is None or not (worker.conn in ready
-                                               or worker.process.sentinel in ready):
-                    continue
-                try:
-                    record = worker.conn.recv() if worker.conn.poll() else None
-                except (EOFError, OSError):
-                    record = None
-                if record is None:                 # the worker died with its task
-                    worker.process.join()
-                    code, task = worker.process.exitcode, worker.task
-                    deaths[task.line] = deaths.get(task.line, 0) + 1
-                    if deaths[task.line] < MAX_DEATHS:
-                        pending.appendleft(task)     # once more, on a fresh worker
-                    else:
-                        write(error_record(task, f"{MAX_DEATHS} worker processes ended"
-                                                 f" unexpectedly on this position (the last"
-                                                 f" with exit status {code})", worker.number,
-                                             retry=True))
-                    worker.stop()
-                    worker = workers[k] = _Worker(context, worker.number, options)
-                else:
-                    write(record)
-                feed(k)
-    finally:
-        for worker in workers:
-            worker.stop()
+    def died(task: Task, code: Optional[int], worker: int) -> bool:
+        deaths[task.line] = deaths.get(task.line, 0) + 1
+        if deaths[task.line] < MAX_DEATHS:
+            return True                              # once more, on a fresh worker
+        write(error_record(task, f"{MAX_DEATHS} worker processes ended unexpectedly on this"
+                                 f" position (the last with exit status {code})", worker,
+                           retry=True))
+        return False
+
+    run_workers(next_position, min(jobs, solvable), _Solve(options), "nimmt-batch", solved,
+                died)
     return summary

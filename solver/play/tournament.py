@@ -12,7 +12,6 @@ or, for a bot of your own, a pair `(name, factory)`: `factory(seed)` returns a n
 """
 import multiprocessing
 import random
-import signal
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -22,6 +21,7 @@ from ..errors import ConfigError
 from ..limits import MAX_GAMES, MAX_JOBS
 from ..stats import mean_ci95
 from ..core.player import Player
+from ..workers import run_workers
 from .bots import make_bot, parse_bot_spec
 from .runner import GameResult, play_game
 
@@ -89,6 +89,9 @@ def lineup(names: Sequence[Any], players: int, game: int) -> List[Any]:
     return [names[(game + k) % len(names)] for k in range(players)]
 
 
+MAX_DEATHS = 2        # workers that may die on one game before the tournament stops
+
+
 def game_seed(seed: Any, game: int) -> str:
     return f"{seed}/{game}"
 
@@ -121,13 +124,14 @@ def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners)
 
 
-_POOL_TOURNAMENT: Optional[Tuple[GameConfig, Sequence[Bot], Any]] = None   # in a worker
+class _Game:
+    """A worker's work: game g of the tournament, as (g, its summary)."""
 
+    def __init__(self, config: GameConfig, bots: Sequence[Bot], seed: Any):
+        self.config, self.bots, self.seed = config, bots, seed
 
-def _pool_game(g: int) -> Tuple[int, GameSummary]:
-    assert _POOL_TOURNAMENT is not None
-    config, bots, seed = _POOL_TOURNAMENT
-    return _game_summary(config, bots, seed, g)
+    def __call__(self, g: int, watch) -> Tuple[int, GameSummary]:
+        return _game_summary(self.config, self.bots, self.seed, g)
 
 
 def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
@@ -153,6 +157,8 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
     pair `(name, factory)` for a bot of your own, where `factory(seed)` returns a new
     `Player` (seed: a 64-bit int from the tournament's seed); the summary names it `name`.
     With `jobs` > 1 the workers are forked: a factory needs no pickling (a lambda will do).
+    A worker that dies (killed, out of memory) is replaced and its game played again by the
+    new one (a second death on the same game stops the tournament with a NimmtError).
     """
     if not names:
         raise ConfigError("a tournament needs at least one bot")
@@ -184,12 +190,22 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
         for g in todo:
             finished(*_game_summary(config, bots, seed, g))
     else:
-        # the workers are forked with the tournament (initargs are not pickled under fork)
-        with multiprocessing.get_context("fork").Pool(
-                min(jobs, len(todo)), initializer=_worker_start,
-                initargs=((config, bots, seed),)) as pool:
-            for g, summary in pool.imap_unordered(_pool_game, todo):
-                finished(g, summary)
+        pending = iter(todo)
+        deaths: Dict[int, int] = {}
+
+        def died(g: int, code: Optional[int], worker: int) -> bool:
+            deaths[g] = deaths.get(g, 0) + 1
+            if deaths[g] < MAX_DEATHS:
+                return True                              # once more, on a fresh worker
+            raise errors.NimmtError(f"game {g}: {MAX_DEATHS} worker processes ended"
+                                    f" unexpectedly on it (the last with exit status {code}:"
+                                    f" out of memory?)")
+
+        # forked: the bots (a factory may be a lambda) need no pickling
+        run_workers(lambda: next(pending, None), min(jobs, len(todo)),
+                    _Game(config, bots, seed), "nimmt-tournament",
+                    lambda g, result, worker: finished(*result), died,
+                    multiprocessing.get_context("fork"))
     rounds = 0
     for g in range(games):                  # in game order: the same sums whatever `jobs`
         _record_game(stats, lineup(labels, config.players, g), results[g])
@@ -199,14 +215,6 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
         "games": games, "rounds": rounds, "seed": seed,
         "bots": [s.summary() for s in stats.values()],
     }
-
-
-def _worker_start(tournament: Tuple[GameConfig, Sequence[Bot], Any]) -> None:
-    """A worker process keeps its tournament, and ignores Ctrl-C: the parent stops on it and
-    ends the pool (otherwise every worker would print its own traceback)."""
-    global _POOL_TOURNAMENT
-    _POOL_TOURNAMENT = tournament
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _record_game(stats: Dict[str, BotStats], seats: Sequence[str], result: GameSummary) -> None:
