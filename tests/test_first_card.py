@@ -137,6 +137,13 @@ def test_training_resumes_and_is_deterministic(tmp_path):
     assert more.shape == (12, 6, firstcard.FEATURES) and np.array_equal(more, fresh)
 
 
+def test_examples_in_worker_processes_are_those_of_one(tmp_path, monkeypatch):
+    monkeypatch.setattr(firstcard_train, "CHUNK", 2)
+    one, margins = firstcard_train.examples(str(tmp_path / "one"), 5, 7, seed=3)
+    two, margins2 = firstcard_train.examples(str(tmp_path / "two"), 5, 7, seed=3, jobs=2)
+    assert one.shape[0] == 14 and np.array_equal(one, two) and np.array_equal(margins, margins2)
+
+
 def test_unreadable_weights_are_one_line(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a weights file")

@@ -8,7 +8,6 @@ writes the weights (`nimmt train first-card`).
 import json
 import os
 import random
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Callable, Dict, Optional, Sequence, Tuple
@@ -19,6 +18,7 @@ from .. import errors
 from .._search import ExactSearch
 from ..core.deal import seeded_positions
 from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
+from ..workers import run_workers
 from .engine import RankMap
 from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
 from .rootgame import root_game
@@ -146,6 +146,17 @@ def check_folder(folder: str, seed: int) -> None:
                                  f" of other settings: {json.dumps(found)}")
 
 
+class _Make:
+    """A worker's work: chunk i's arrays (a class, so that it pickles where workers are
+    spawned)."""
+
+    def __init__(self, make: Callable[[int], Dict[str, np.ndarray]]):
+        self.make = make
+
+    def __call__(self, index: int, watch) -> Dict[str, np.ndarray]:
+        return self.make(index)
+
+
 def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequence[str],
                 jobs: int, progress: Optional[Callable[[int, int], None]]) -> list:
     """Make the chunks of `paths` not yet there (chunk i by make(i), in `jobs` processes),
@@ -162,13 +173,22 @@ def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequ
         write_atomically(paths[index], write)
 
     if jobs > 1 and len(missing) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            futures = {i: pool.submit(make, i) for i in missing}
-            for i in missing:
-                keep(i, futures[i].result())
-                done += 1
-                if progress:
-                    progress(done, len(paths))
+        pending = iter(missing)
+
+        def made(index: int, arrays: Dict[str, np.ndarray], worker: int) -> None:
+            nonlocal done
+            keep(index, arrays)
+            done += 1
+            if progress:
+                progress(done, len(paths))
+
+        def died(index: int, code: Optional[int], worker: int) -> bool:
+            raise errors.NimmtError(f"a worker process ended unexpectedly on chunk {index} (exit"
+                             f" status {code}: out of memory?); the same command goes on from"
+                             f" the chunks done")
+
+        run_workers(lambda: next(pending, None), min(jobs, len(missing)), _Make(make),
+                    "nimmt-first-card", made, died)
     else:
         for i in missing:
             keep(i, make(i))
