@@ -1,4 +1,4 @@
-"""The exact search with and without its opening-card model (or with other weights), on the
+"""The exact search with and without its opening-card model (or with other weights). On the
 same positions, one thread: matrix nodes and CPU seconds of each, alternated position by
 position (the machine may be busy with other work, so the ratio of the same run is the
 measure, not the seconds), and the values checked equal.

@@ -30,10 +30,10 @@ def search_rate(players: int, policy: str, seconds: float) -> float:
     return done / (time.perf_counter() - start)
 
 
-def main() -> None:
+def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"{machine_line()}; {args.seconds:g} s per measurement, best of 3\n")
     rows = []
     for players in (2, 4, 5, 10):

@@ -1,5 +1,5 @@
 """How much of a stopped exact solve its progress file keeps (`--progress-file`,
-solver/exact/progress.py): each position is solved whole, then again stopped at a share of
+solver/exact/progress.py). Each position is solved whole, then again stopped at a share of
 those nodes with a progress file, then started again from the file; the nodes of the second
 start against the whole solve's (1.0: nothing kept, 0: nothing left to do), and the values
 checked equal. One thread, so node counts repeat from run to run.
