@@ -13,9 +13,13 @@ bare list of pairs, as earlier runs wrote, holds deals from 0).
 
     python -m benchmarks.bench_paired --players 5 --bot mcts:iterations=20000 [--base sampler]
         [--rounds 1000] [--first 0] [--jobs 2] [--warmup 0] [--rounds-json FILE]
-        [--reuse-base FILE] [--compare FILE]                 (from the repository root)
+        [--reuse-base FILE] [--compare FILE] [--journal FILE]   (nimmt bench paired ...)
     python -m benchmarks.bench_paired --from-json FILE [--compare FILE]
                                       (the summary of a saved run, and two runs round by round)
+
+`--journal FILE` keeps every paired round as it ends: a run stopped by Ctrl-C or a kill is
+resumed by the same command, which plays only the rounds the file lacks (a worker process
+that dies is replaced and its round played again).
 
 Prints the candidate's and the baseline's mean bullheads per round in the candidate's seat
 and the paired difference with its 95% interval (also as a percentage of the baseline), and
@@ -27,7 +31,6 @@ difference so far) goes to standard error, twenty times a run.
 """
 import argparse
 import json
-import multiprocessing
 import random
 import statistics
 import sys
@@ -40,8 +43,10 @@ from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
 from solver.core.deal import deal
+from solver.linefile import LineFile, json_line, whole_lines
 from solver.play.runner import play_round
 from solver.stats import mean_ci95
+from solver.workers import run_workers
 
 
 @dataclass
@@ -121,6 +126,85 @@ def paired_round(task: Tuple[int, str, str, int, Optional[int], int]) -> PairedR
     return PairedRound(taken[0], taken[1], timed.cards, timed.rows)
 
 
+def play_rounds(tasks, jobs: int, done: Dict[int, PairedRound], journal, total: int
+                ) -> Dict[int, PairedRound]:
+    """The paired rounds of `tasks` in `jobs` worker processes (a worker that dies is
+    replaced and its round played again), with the rounds `done` before: {deal: round}.
+    Each is written to `journal` as it ends; progress twenty times a run."""
+    rounds = dict(done)
+    every = max(1, total // 20)
+
+    def finished(task, result: PairedRound, worker: int) -> None:
+        rounds[task[3]] = result
+        if journal is not None:
+            journal.write(task[3], result)
+        if len(rounds) % every == 0 and len(rounds) < total:
+            so_far = statistics.mean(t.candidate - t.base for t in rounds.values())
+            print(f"{len(rounds)}/{total} rounds, difference so far {so_far:+.2f}",
+                  file=sys.stderr, flush=True)
+
+    pending, deaths = iter(tasks), {}
+
+    def died(task, code, worker) -> bool:
+        deaths[task[3]] = deaths.get(task[3], 0) + 1
+        if deaths[task[3]] < 2:
+            return True                     # once more, on a fresh worker
+        raise SystemExit(f"bench_paired: two worker processes ended on deal {task[3]}"
+                         f" (the last with exit status {code}: out of memory?)")
+
+    if tasks:
+        run_workers(lambda: next(pending, None), min(jobs, len(tasks)), _Round(),
+                    "nimmt-paired", finished, died)
+    return rounds
+
+
+class _Round:
+    """A worker's work: one paired round (a class, so that it pickles where workers are
+    spawned)."""
+
+    def __call__(self, task, watch) -> PairedRound:
+        return paired_round(task)
+
+
+class Journal(LineFile):
+    """`--journal FILE`: the run described on its first line, then one line a paired round
+    as it ends, so that a stopped run resumes (the same command) where it stopped."""
+
+    def __init__(self, path: str):
+        super().__init__(path, "bench_paired")
+
+    def resume(self, parser, header: dict) -> Dict[int, PairedRound]:
+        data = self.read_bytes(missing_ok=True)
+        keep = whole_lines(data)
+        lines = data[:keep].splitlines()
+        if not lines:
+            if keep < len(data):
+                self.truncate(0)
+            self.append({"paired": header})
+            return {}
+        first = json_line(lines[0], True)
+        if not isinstance(first, dict) or first.get("paired") != header:
+            parser.error(f"{self.name} is not the journal of this run (its first line:"
+                         f" {lines[0][:200].decode('utf-8', 'replace')})")
+        rounds = {}
+        for number, raw in enumerate(lines[1:], 2):
+            record = json_line(raw, False)
+            try:
+                rounds[record["deal"]] = PairedRound(
+                    int(record["candidate"]), int(record["base"]),
+                    Clock(*record["cards"]), Clock(*record["rows"]))
+            except (TypeError, KeyError, ValueError):
+                parser.error(f"{self.name}: its line {number} is not a paired round")
+        if keep < len(data):
+            self.truncate(keep)
+        return rounds
+
+    def write(self, deal_index: int, r: PairedRound) -> None:
+        self.append({"deal": deal_index, "candidate": r.candidate, "base": r.base,
+                     "cards": [r.cards.seconds, r.cards.cpu, r.cards.count],
+                     "rows": [r.rows.seconds, r.rows.cpu, r.rows.count]})
+
+
 def summary(results: List[Tuple[int, int]]) -> dict:
     candidate = [c for c, _ in results]
     base = [b for _, b in results]
@@ -147,6 +231,10 @@ def main(argv=None) -> None:
                              " rounds of its game (runs reused or compared: the same K)")
     parser.add_argument("--rounds-json", default=None,
                         help="write the per-round results (with the index of the first deal)")
+    parser.add_argument("--journal", default=None, metavar="FILE",
+                        help="keep every paired round in FILE as it ends: the same command"
+                             " run again (after Ctrl-C, a kill) plays only the rounds FILE"
+                             " lacks")
     parser.add_argument("--reuse-base", default=None, metavar="FILE", nargs="+",
                         help="the --rounds-json of an earlier run with the same --players and"
                              " --base (or several, of other deals): its baseline bullheads are"
@@ -190,15 +278,23 @@ def main(argv=None) -> None:
         known = [earlier[k][1] for k in range(first, last)]
     tasks = [(args.players, args.bot, args.base, first + i, known[i], args.warmup)
              for i in range(args.rounds)]
-    timed = []
-    every = max(1, args.rounds // 20)
-    with multiprocessing.Pool(args.jobs) as pool:
-        for t in pool.imap(paired_round, tasks, chunksize=1):    # in order, as they end
-            timed.append(t)
-            if len(timed) % every == 0 and len(timed) < args.rounds:
-                so_far = statistics.mean(t.candidate - t.base for t in timed)
-                print(f"{len(timed)}/{args.rounds} rounds, difference so far {so_far:+.2f}",
-                      file=sys.stderr, flush=True)
+    journal = Journal(args.journal) if args.journal else None
+    done: Dict[int, PairedRound] = {}
+    if journal is not None:
+        journal.lock()
+        done = journal.resume(parser, {"players": args.players, "bot": args.bot,
+                                       "base": args.base, "warmup": args.warmup})
+        done = {k: r for k, r in done.items() if first <= k < last}
+        if done:
+            print(f"resuming: {len(done)} of {args.rounds} rounds already in {args.journal}",
+                  file=sys.stderr, flush=True)
+    try:
+        timed = play_rounds([t for t in tasks if t[3] not in done], args.jobs, done,
+                            journal, args.rounds)
+    finally:
+        if journal is not None:
+            journal.unlock()
+    timed = [timed[k] for k in range(first, last)]
     results = [(t.candidate, t.base) for t in timed]
     cards, rows = Clock(), Clock()
     for t in timed:

@@ -614,6 +614,29 @@ def test_paired_benchmark_extends_a_run_from_a_later_deal(tmp_path, capsys):
     assert stop.value.code == 2
 
 
+def test_paired_benchmark_resumes_from_its_journal(tmp_path, capsys):
+    """--journal: every round kept as it ends; cut short (a torn last line too), the same
+    command plays the rest and gives the whole run's results; another run's journal is a
+    usage error."""
+    from benchmarks.bench_paired import main as paired
+    spec = ["--players", "3", "--bot", "greedy", "--base", "random", "--rounds", "6"]
+    whole, journal = tmp_path / "whole.json", tmp_path / "journal.jsonl"
+    paired(spec + ["--jobs", "2", "--journal", str(journal), "--rounds-json", str(whole)])
+    lines = journal.read_text().splitlines()
+    assert json.loads(lines[0]) == {"paired": {"players": 3, "bot": "greedy",
+                                               "base": "random", "warmup": 0}}
+    assert sorted(json.loads(line)["deal"] for line in lines[1:]) == list(range(6))
+    journal.write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    again = tmp_path / "again.json"
+    paired(spec + ["--jobs", "1", "--journal", str(journal), "--rounds-json", str(again)])
+    assert "resuming: 2 of 6 rounds already in" in capsys.readouterr().err
+    assert json.loads(again.read_text()) == json.loads(whole.read_text())
+    assert len(journal.read_text().splitlines()) == 7
+    with pytest.raises(SystemExit) as stop:
+        paired(spec[:5] + ["sampler"] + spec[6:] + ["--journal", str(journal)])
+    assert stop.value.code == 2
+
+
 def test_paired_benchmark_joins_files_of_other_deals(tmp_path, capsys):
     """Several files, each of its own deals, read as one run (--from-json, --compare,
     --reuse-base); a deal in two files is a usage error."""
