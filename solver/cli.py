@@ -23,7 +23,7 @@ from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.position import Position
 from .core.record import position_after, replay_steps
-from .core.rules import GameConfig
+from .core.rules import GameConfig, variant_deck
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
 from .files import check_writable, stop_name, stop_on_termination, write_text_file
@@ -287,9 +287,19 @@ def replay(record, as_json):
 
 
 # play -------------------------------------------------------------------------------------
+# the 2-player 24-card game: every card dealt, each hand known to the other; there the
+# search player hands positions of 7 cards and fewer to the exact solver
+COMPLETE_INFORMATION_BOT = "mcts"
+
+
+def complete_information(config: GameConfig) -> bool:
+    return config.players == 2 and config.deck == variant_deck(2)
+
+
 class TerminalPlayer(Player):
     """The human at the terminal: reads cards and rows from stdin, re-asks on bad input;
-    `hint` asks the `belief` bot what it would play in your seat."""
+    `hint` asks the `belief` bot what it would play in your seat (in the 2-player 24-card
+    game, where the other hand is shown, the search player, exact from 7 cards)."""
     name = "you"
 
     def __init__(self, names: List[str]):
@@ -316,11 +326,18 @@ class TerminalPlayer(Player):
                          lambda: self._row_hint(view, card))
 
     # hints: the default player of a hidden hand in your seat, seed 0 (the same view, the
-    # same hint)
+    # same hint); in the 2-player 24-card game the search player, exact from 7 cards
     def _card_hint(self, view: PlayerView) -> str:
         from .advice import DEFAULT_PLAYER, network_advice
         if len(view.hand) == 1:
             return f"hint: {view.hand[0]}, your last card"
+        if complete_information(view.config):
+            bot = make_bot(COMPLETE_INFORMATION_BOT, 0)
+            strategy = bot.card_strategy(view)
+            if strategy is None:
+                return f"hint: the search player would play {bot.choose_card(view)}"
+            mix = ", ".join(f"{c} ({p:.0%})" for c, p in sorted(strategy.items()) if p > 0)
+            return f"hint: the exact equilibrium plays {mix}"
         advice = network_advice(self._position(view), DEFAULT_PLAYER, 0, view)
         if advice.get("interrupted"):
             raise KeyboardInterrupt           # a Ctrl-C during the hint stops the game
@@ -332,8 +349,10 @@ class TerminalPlayer(Player):
     @staticmethod
     def _row_hint(view: PlayerView, card: int) -> str:
         from .advice import DEFAULT_PLAYER
-        row = make_bot(DEFAULT_PLAYER, 0).choose_row(view, card)
-        return f"hint: {DEFAULT_PLAYER} would take row {row}"
+        player = (COMPLETE_INFORMATION_BOT if complete_information(view.config)
+                  else DEFAULT_PLAYER)
+        row = make_bot(player, 0).choose_row(view, card)
+        return f"hint: {player} would take row {row}"
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
              advise: Callable[[], str]) -> int:
@@ -365,15 +384,18 @@ class TerminalPlayer(Player):
     @staticmethod
     def _position(view: PlayerView) -> Position:
         hands = [list(view.hand) if k == view.seat else None for k in range(view.players)]
+        if complete_information(view.config):
+            hands[1 - view.seat] = view.unseen()          # every card dealt: it is known
         return Position.create([list(r) for r in view.rows], hands, list(view.penalties),
                                view.config.deck)
 
 
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), default=4, show_default=True)
-@click.option("--bots", default="belief", show_default=True,
-              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy; belief"
-                   " is the strongest measured).")
+@click.option("--bots", default=None,
+              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy)."
+                   "  [default: belief, the strongest measured; mcts in the 2-player 10n+4"
+                   " game, where it plays the exact equilibrium from 7 cards]")
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
 @click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
@@ -385,6 +407,8 @@ def play(players, bots, variant, threshold, seed):
       nimmt play --players 3 --bots greedy,random --seed 1
     """
     config = GameConfig.named(players, variant, threshold=threshold)
+    if bots is None:
+        bots = COMPLETE_INFORMATION_BOT if complete_information(config) else "belief"
     names = parse_bot_names(bots)
     rng = random.Random(seed)
     seat_names = ["you"] + [f"{names[k % len(names)]}-{k + 2}" for k in range(players - 1)]

@@ -381,6 +381,17 @@ def test_play_hints_are_the_belief_bot_s_choices():
                              answers).stdout
 
 
+def test_play_the_2_player_24_card_game_against_the_search_player():
+    """In the 24-card game every card is dealt: the other hand is shown, the default bot is
+    the search player (exact from 7 cards) and a hint from 7 cards is the exact equilibrium."""
+    answers = "20\n0\n18\n0\n17\n0\nhint\nquit\n"
+    out = run(["play", "-n", "2", "--variant", "10n+4", "--seed", "3"], answers)
+    assert out.exit_code == 0, out.stderr
+    assert "mcts-2              2  3  4  8 13 14 16 19 21 24" in out.stdout
+    hint = re.findall(r"turn 4, your card\?   hint: the exact equilibrium plays (.*)", out.stdout)
+    assert hint and all(re.fullmatch(r"\d+ \(\d+%\)", part) for part in hint[0].split(", "))
+
+
 def test_play_quit():
     out = run(["play", "--players", "2", "--seed", "1"], "quit\n")
     assert out.exit_code == 0 and "game abandoned" in out.stdout
