@@ -1053,6 +1053,7 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     from .text.advice import format_advice
 
     game, view = load_position_or_record(position)
+    game, deduced = game.deduced()     # 2 players, 24 cards: a hidden hand may be known
     exact = uses_exact_solver(game)
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
@@ -1082,6 +1083,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                             view=view)
         finally:
             progress.close()
+    if deduced is not None:
+        advice["deduced"] = deduced + 1
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
     if advice.get("interrupted"):
         raise Interrupted()         # the answer so far is printed; the status says it was cut

@@ -318,6 +318,37 @@ def test_best_hidden_hand_goes_to_the_search():      # more in test_cli_best_sea
     assert sorted(int(line.split()[0]) for line in lines[4:]) == [3, 47, 70]     # the table
 
 
+SPEC_SEEN_BY_1 = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+                  "hands": [[1, 2, 4], None],
+                  "played": [9, 11, 13, 14, 16, 17, 19, 20, 22, 23, 24]}
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_best_knows_a_hidden_hand_of_the_24_card_game(seat):
+    """Every card of the 2-player 24-card game is dealt: once the cards seen leave exactly
+    a hand's worth, the hidden hand is known and `best` answers exactly."""
+    data = json.loads(json.dumps(SPEC_SEEN_BY_1))
+    data["hands"] = [[1, 2, 4], None] if seat == 0 else [None, [5, 6, 8]]
+    result = run(["best", "-", "--json"], json.dumps(data))
+    assert result.exit_code == 0, result.stderr
+    advice = json.loads(result.stdout)
+    assert advice["value"] == -4.0 and advice["deduced"] == 2 - seat
+    assert advice["position"] == "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0"
+    text = run(["best", "-"], json.dumps(data)).stdout
+    hidden = "player 2's hand" if seat == 0 else "player 1's hand"
+    assert text.startswith(f"{hidden}, hidden, is known") and "value -4 for player 1" in text
+
+
+def test_a_hidden_hand_not_known_is_searched():
+    """Without `played`, the cards out of play are unknown: the hand is not deduced."""
+    data = {k: v for k, v in SPEC_SEEN_BY_1.items() if k != "played"}
+    advice = json.loads(run(["best", "-", "--json"], json.dumps(data)).stdout)
+    assert advice["method"] == "network" and "deduced" not in advice
+    assert Position.from_dict(data).deduced() == (Position.from_dict(data), None)
+    four = Position.from_text("104; 9, 11, 60, 81; 3 47 70, ?; 0 0")
+    assert four.deduced()[1] is None
+
+
 def test_round_over():
     text = "24; 1, 2, 3, 4; -, -"
     solved = run(["solve", "-"], text)

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .. import errors
 from .jsontext import MAX_DIGITS, parse_json
 from .notation import format_notation, parse_notation
-from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK, variant_deck
 
 Row = Tuple[int, ...]
 Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
@@ -146,6 +146,22 @@ class Position:
     @property
     def complete_information(self) -> bool:
         return all(h is not None for h in self.hands)
+
+    def deduced(self) -> Tuple["Position", Optional[int]]:
+        """In the 2-player 10n+4 game every card is dealt, so a hidden hand is known when
+        the cards seen (rows, the visible hand, `played`) leave exactly its size unseen:
+        the position with that hand filled in, and its seat; else (self, None)."""
+        hidden = [k for k, h in enumerate(self.hands) if h is None]
+        if self.players != 2 or self.deck != variant_deck(2) or len(hidden) != 1:
+            return self, None
+        seen = {c for row in self.rows for c in row} | set(self.played)
+        seen.update(c for h in self.hands if h is not None for c in h)
+        unseen = [c for c in range(1, self.deck + 1) if c not in seen]
+        if len(unseen) != self.hand_size:
+            return self, None
+        hands = [list(h) if h is not None else unseen for h in self.hands]
+        return Position.create([list(r) for r in self.rows], hands, list(self.penalties),
+                               self.deck, self.extra), hidden[0]
 
     def to_dict(self) -> Dict[str, Any]:
         data: Dict[str, Any] = {

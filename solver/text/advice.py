@@ -50,8 +50,14 @@ def format_advice(advice: dict) -> str:
         return format_search_advice(advice)
     if advice.get("method") == "network":
         return format_network_advice(advice)
-    lines = [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player 1's,"
-             " from now to the end of the round)"]
+    lines = []
+    if advice.get("deduced"):
+        k = advice["deduced"] - 1
+        hand = next(p for p in advice["players"] if p["player"] == k + 1)["cards"]
+        lines.append(f"{player_name(k)}'s hand, hidden, is known: every card of the 2-player"
+                     f" 24-card game is dealt ({' '.join(str(c['card']) for c in hand)})")
+    lines += [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player"
+              " 1's, from now to the end of the round)"]
     for player in advice["players"]:
         lines += [""] + format_player(player)
     return "\n".join(lines)
