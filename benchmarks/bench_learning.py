@@ -13,12 +13,11 @@ its 95% interval. `--plot FILE.png` draws it (matplotlib, the `plots` extra).
                                                              (from the repository root)
 """
 import argparse
-import multiprocessing
 import os
 from typing import List, Optional
 
 from benchmarks._common import machine_line
-from benchmarks.bench_paired import load_run, paired_round, summary
+from benchmarks.bench_paired import load_run, play_rounds, summary
 from solver.learn.train import EPOCH_NAME
 from solver.play.bots import parse_bot_names
 
@@ -28,19 +27,19 @@ def curve(run: str, epochs: List[int], players: int, base: str, rounds: int,
     """One summary line per epoch (its number in `epoch`). `known`: the baseline's bullheads
     in each round, from an earlier run (else played once here)."""
     lines = []
-    with multiprocessing.Pool(jobs) as pool:
-        for epoch in epochs:
-            bot = f"net:weights={os.path.join(run, EPOCH_NAME.format(epoch))}"
-            tasks = [(players, bot, base, i, None if known is None else known[i], 0)
-                     for i in range(rounds)]
-            played = pool.map(paired_round, tasks, chunksize=1)
-            known = [r.base for r in played]
-            line = summary([(r.candidate, r.base) for r in played])
-            line["epoch"] = epoch
-            lines.append(line)
-            print(f"epoch {epoch:>3}: {line['candidate']:.2f} against {line['base']:.2f},"
-                  f" difference {line['difference']:+.2f} ± {line['ci95']:.2f}"
-                  f" ({line['percent']:+.1f}%)", flush=True)
+    for epoch in epochs:
+        bot = f"net:weights={os.path.join(run, EPOCH_NAME.format(epoch))}"
+        tasks = [(players, bot, base, i, None if known is None else known[i], 0)
+                 for i in range(rounds)]
+        done = play_rounds(tasks, jobs, {}, None, rounds)
+        played = [done[i] for i in range(rounds)]
+        known = [r.base for r in played]
+        line = summary([(r.candidate, r.base) for r in played])
+        line["epoch"] = epoch
+        lines.append(line)
+        print(f"epoch {epoch:>3}: {line['candidate']:.2f} against {line['base']:.2f},"
+              f" difference {line['difference']:+.2f} ± {line['ci95']:.2f}"
+              f" ({line['percent']:+.1f}%)", flush=True)
     return lines
 
 
