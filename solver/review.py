@@ -257,7 +257,8 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                   tt_mb: Optional[float] = None,
                   progress: Optional[ReviewEvents] = None) -> Review:
     """Review every turn of a record (a dict, validated and replayed first, so a bad record
-    is refused before any search). `time_limit`: seconds per 2-player 24-card turn (0: none):
+    is refused before any search; a hidden hand that the 2-player 24-card game's cards
+    determine is filled in). `time_limit`: seconds per 2-player 24-card turn (0: none):
     the exact solve gets them less the longest estimated turn so far (at most half), so that
     a solve that stops and the estimate replacing it fit in them;
     `iterations`, `seed`: the search's budget and seed per estimated decision; `tt_mb`: the
@@ -266,6 +267,10 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     if math.isinf(time_limit):
         time_limit = 0.0                                     # no limit, as 0 (and JSON)
     start, outcomes = replay_steps(data)
+    known, seat = start.deduced()        # 2 players, 24 cards: a hidden hand may be known
+    if seat is not None:
+        data = dict(data, hands=[list(hand) for hand in known.hands])
+        start, outcomes = replay_steps(data)
     hidden = [k + 1 for k, hand in enumerate(start.hands) if hand is None]
     if hidden:
         raise errors.RecordError(f"a review needs every hand (it judges each player's cards):"

@@ -99,6 +99,24 @@ def test_totals_are_the_sums(five_review):
     assert five_review.totals()[0].loss >= 7.0 and five_review.totals()[1].loss >= 5.0
 
 
+def test_a_hidden_hand_the_24_card_game_determines_is_reviewed(five_review):
+    """Every card of the 2-player 24-card game is dealt: a record seen by one player, whose
+    start's `played` leaves exactly the other hand unseen, is reviewed as the full one."""
+    seen = {c for row in FIVE_CARDS["rows"] for c in row}
+    seen.update(c for hand in FIVE_CARDS["hands"] for c in hand)
+    played = [c for c in range(1, 25) if c not in seen]
+    full = review_record(dict(FIVE_CARDS, played=played), time_limit=0)
+    hidden = review_record(dict(FIVE_CARDS, played=played,
+                                hands=[FIVE_CARDS["hands"][0], None]), time_limit=0)
+    def timeless(review):
+        data = review.to_dict()
+        for turn in data["turns"]:
+            del turn["seconds"]
+        return data
+    assert timeless(hidden) == timeless(full)
+    assert [t.plays for t in full.turns] == [t.plays for t in five_review.turns]
+
+
 def test_stopped_solve_falls_back_to_the_search():
     """An 8-card turn cannot be solved in 0.05 s: estimated, and said so; the 7-card turn
     after it neither; the small turns are exact."""
