@@ -1055,6 +1055,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     game, view = load_position_or_record(position)
     game, deduced = game.deduced()     # 2 players, 24 cards: a hidden hand may be known
     exact = uses_exact_solver(game)
+    if not exact:
+        note_unknown_out_of_play(game)
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
@@ -1088,6 +1090,19 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
     if advice.get("interrupted"):
         raise Interrupted()         # the answer so far is printed; the status says it was cut
+
+
+def note_unknown_out_of_play(position: Position) -> None:
+    """The 10n+4 deck deals every card: unseen cards beyond what the hidden hands hold were
+    played earlier and belong in `played`; said on stderr (the search deals from them all)."""
+    from .mcts.player import unseen_pool
+    hidden = sum(hand is None for hand in position.hands)
+    extra = len(unseen_pool(position)) - hidden * position.hand_size
+    if position.deck == variant_deck(position.players) and hidden and extra > 0:
+        click.echo(f"note: the {position.deck}-card deck deals every card, but the unseen"
+                   f" cards are {extra} more than the hidden hands hold: the cards out of play"
+                   f" belong in \"played\" (the search deals the hidden hands from all the"
+                   f" unseen cards)", err=True)
 
 
 # review -----------------------------------------------------------------------------------

@@ -340,10 +340,15 @@ def test_best_knows_a_hidden_hand_of_the_24_card_game(seat):
 
 
 def test_a_hidden_hand_not_known_is_searched():
-    """Without `played`, the cards out of play are unknown: the hand is not deduced."""
+    """Without `played`, the cards out of play are unknown: the hand is not deduced, and a
+    note says where they belong (in the 10n+4 deck every card is dealt)."""
     data = {k: v for k, v in SPEC_SEEN_BY_1.items() if k != "played"}
-    advice = json.loads(run(["best", "-", "--json"], json.dumps(data)).stdout)
+    result = run(["best", "-", "--json"], json.dumps(data))
+    advice = json.loads(result.stdout)
     assert advice["method"] == "network" and "deduced" not in advice
+    assert result.stderr.startswith("note: the 24-card deck deals every card, but the unseen"
+                                    " cards are 11 more than the hidden hands hold")
+    assert run(["best", "-"], json.dumps(SPEC_SEEN_BY_1)).stderr == ""
     assert Position.from_dict(data).deduced() == (Position.from_dict(data), None)
     four = Position.from_text("104; 9, 11, 60, 81; 3 47 70, ?; 0 0")
     assert four.deduced()[1] is None
