@@ -897,7 +897,7 @@ class ProvisionalProgress(ExactProgress):
     provisional answer on stderr after PROVISIONAL_AFTER seconds, with the bounds proven
     then: a player waiting minutes sees a likely strategy within seconds."""
 
-    def __init__(self, position: Position, exact_only: bool):
+    def __init__(self, position: Position, exact_only: bool, resumable: bool):
         from .advice import EXACT_DURATION, PROVISIONAL_FROM
         from .text.solution import format_exact_duration
         super().__init__()
@@ -905,7 +905,7 @@ class ProvisionalProgress(ExactProgress):
         self.pending = not exact_only and position.hand_size >= PROVISIONAL_FROM
         if self.pending:
             duration = EXACT_DURATION.get(position.hand_size, "minutes")
-            self.say(format_exact_duration(position.hand_size, duration))
+            self.say(format_exact_duration(position.hand_size, duration, resumable))
 
     def say(self, line: str) -> None:
         self.close()
@@ -923,9 +923,9 @@ class ProvisionalProgress(ExactProgress):
         super().__call__(nodes, bounds, seconds)
 
 
-def with_progress(position: Position, exact_only: bool,
+def with_progress(position: Position, exact_only: bool, resumable: bool,
                   run: Callable[[ExactProgress], Any]) -> Any:
-    progress = ProvisionalProgress(position, exact_only)
+    progress = ProvisionalProgress(position, exact_only, resumable)
     try:
         return run(progress)
     finally:
@@ -974,7 +974,8 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
         if engine.loaded:
             note_loaded(engine.loaded, progress_file)
-        solution = with_progress(game, exact_only, lambda progress: engine.solve(
+        resumable = progress_file is not None
+        solution = with_progress(game, exact_only, resumable, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
         if graph_path is not None:
             write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
@@ -1072,7 +1073,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                                     f" (--bot mcts); a network search's budget is --seconds")
     if exact:
         limit = Limit(nodes=max_nodes, seconds=time_limit)
-        advice = with_progress(game, exact_only, lambda progress: advise(
+        resumable = progress_file is not None
+        advice = with_progress(game, exact_only, resumable, lambda progress: advise(
             game, limit, tt_mb=tt_mb, threads=threads or 1, progress=progress,
             progress_file=progress_file,
             on_loaded=lambda count: note_loaded(count, progress_file)))

@@ -22,6 +22,8 @@ def test_a_long_solve_shows_a_provisional_answer_first(command, at_once):
     assert result.exit_code == cli.ExitStatus.NOT_PROVEN and result.stdout == ""
     lines = result.stderr.splitlines()
     assert lines[0].startswith("solving a 9-card position exactly: about a minute on one core")
+    assert lines[0].endswith("--progress-file FILE would keep the work of a stopped solve for"
+                             " the next run")
     assert lines[1].startswith("provisional answer after 0 s, NOT proven")
     assert "player 1: " in lines[1] and "player 2: " in lines[1]
     assert lines[-1].startswith("nimmt: error: value NOT proven")

@@ -18,9 +18,11 @@ def format_provisional(strategies: List[Dict[int, float]], bounds: str, seconds:
             f" matching): {shown}; {bounds or 'no bounds proven yet'}; the exact answer follows")
 
 
-def format_exact_duration(cards: int, duration: str) -> str:
+def format_exact_duration(cards: int, duration: str, resumable: bool) -> str:
+    keep = ("" if resumable else
+            "; --progress-file FILE would keep the work of a stopped solve for the next run")
     return (f"solving a {cards}-card position exactly: {duration} on one core; a provisional"
-            " answer comes first (--exact-only: none)")
+            f" answer comes first (--exact-only: none){keep}")
 
 
 def format_solution(solution: Solution, show_stats: bool = False) -> str:
