@@ -509,8 +509,9 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, ou
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
 def bench(ctx, name, args):
-    """Run the benchmark NAME with its own options (nimmt bench NAME --help); without NAME,
-    list the benchmarks.
+    """The benchmarks: list them, or run NAME with its own options.
+
+    nimmt bench NAME --help shows a benchmark's options.
 
     The benchmarks are in the repository's benchmarks/ folder (docs/benchmarks.md has every
     command and its results): run them in a clone (or after pip install -e .).
