@@ -993,13 +993,16 @@ def json_by_key(data: dict) -> str:
     return "{\n" + ",\n".join(items) + "\n}"
 
 
-def check_options_apply(exact: bool, given: dict) -> None:
+def check_options_apply(exact: bool, given: dict, deduced: bool = False) -> None:
     """Refuse an option of the other method: the exact solver's limits on a position that goes
-    to the search, or a search budget on one that goes to the exact solver."""
+    to the search, or a search budget on one that goes to the exact solver (`deduced`: its
+    hidden hand known, every card of the 24-card game being dealt)."""
     if exact:
         wrong = [name for name in ("--iterations", "--seconds", "--seed", "--jobs", "--bot")
                  if given.get(name) is not None]
-        why = "the exact solver answers this position (2 players, both hands visible)"
+        why = ("the exact solver answers this position (2 players, both hands visible)"
+               if not deduced else "the exact solver answers this position (2 players of the"
+               " 24-card game, the hidden hand known from the cards seen)")
     else:
         wrong = [name for name in ("--max-nodes", "--time-limit", "--tt-size", "--threads",
                                    "--exact-only", "--progress-file")
@@ -1063,7 +1066,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
                                 "--seed": seed, "--jobs": jobs, "--max-nodes": max_nodes,
                                 "--time-limit": time_limit, "--tt-size": tt_mb,
                                 "--threads": threads, "--exact-only": exact_only,
-                                "--progress-file": progress_file, "--bot": bot})
+                                "--progress-file": progress_file, "--bot": bot},
+                        deduced is not None)
     if bot is not None and bot.strip() != "mcts":
         wrong = [name for name, value in (("--iterations", iterations), ("--jobs", jobs))
                  if value is not None]

@@ -339,6 +339,12 @@ def test_best_knows_a_hidden_hand_of_the_24_card_game(seat):
     assert text.startswith(f"{hidden}, hidden, is known") and "value -4 for player 1" in text
 
 
+def test_a_known_hidden_hand_refuses_search_options_saying_why():
+    result = run(["best", "-", "--seconds", "2"], json.dumps(SPEC_SEEN_BY_1))
+    assert result.exit_code == 2
+    assert "the hidden hand known from the cards seen" in result.stderr
+
+
 def test_a_hidden_hand_not_known_is_searched():
     """Without `played`, the cards out of play are unknown: the hand is not deduced, and a
     note says where they belong (in the 10n+4 deck every card is dealt)."""
