@@ -65,6 +65,9 @@ class LineFile:
         """Hold the file for this process (created if missing) until `unlock` or the
         process ends; refuse it when another run holds it: two runs would do every piece of
         work twice and write it twice."""
+        if self.path == "-":
+            raise errors.NimmtError(f"'-' cannot be the file of '{self.command}': it is read"
+                                    " back to resume a stopped run, so it needs a name")
         try:
             # a device or a pipe would never give the file back (and a pipe blocks)
             regular_target(self.path)

@@ -110,6 +110,10 @@ def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     assert out.read_bytes() == before
 
 
+def test_standard_output_is_no_games_file():
+    assert_input_error(run(ARGS + ["--out", "-"]), "'-' cannot be the file", "needs a name")
+
+
 def test_a_second_run_on_the_same_file_is_refused(tmp_path):
     from solver.play.gamesfile import GamesFile
     out = tmp_path / "games.jsonl"
