@@ -23,7 +23,7 @@ from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.position import Position
 from .core.record import position_after, replay_steps
-from .core.rules import GameConfig, variant_deck
+from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
 from .files import check_writable, stop_name, stop_on_termination, write_text_file
@@ -292,10 +292,6 @@ def replay(record, as_json):
 COMPLETE_INFORMATION_BOT = "mcts"
 
 
-def complete_information(config: GameConfig) -> bool:
-    return config.players == 2 and config.deck == variant_deck(2)
-
-
 class TerminalPlayer(Player):
     """The human at the terminal: reads cards and rows from stdin, re-asks on bad input;
     `hint` asks the `belief` bot what it would play in your seat (in the 2-player 24-card
@@ -331,7 +327,7 @@ class TerminalPlayer(Player):
         from .advice import DEFAULT_PLAYER, network_advice
         if len(view.hand) == 1:
             return f"hint: {view.hand[0]}, your last card"
-        if complete_information(view.config):
+        if two_player_variant(view.config.players, view.config.deck):
             bot = make_bot(COMPLETE_INFORMATION_BOT, 0)
             strategy = bot.card_strategy(view)
             if strategy is None:
@@ -349,7 +345,8 @@ class TerminalPlayer(Player):
     @staticmethod
     def _row_hint(view: PlayerView, card: int) -> str:
         from .advice import DEFAULT_PLAYER
-        player = (COMPLETE_INFORMATION_BOT if complete_information(view.config)
+        player = (COMPLETE_INFORMATION_BOT
+                  if two_player_variant(view.config.players, view.config.deck)
                   else DEFAULT_PLAYER)
         row = make_bot(player, 0).choose_row(view, card)
         return f"hint: {player} would take row {row}"
@@ -384,7 +381,7 @@ class TerminalPlayer(Player):
     @staticmethod
     def _position(view: PlayerView) -> Position:
         hands = [list(view.hand) if k == view.seat else None for k in range(view.players)]
-        if complete_information(view.config):
+        if two_player_variant(view.config.players, view.config.deck):
             hands[1 - view.seat] = view.unseen()          # every card dealt: it is known
         return Position.create([list(r) for r in view.rows], hands, list(view.penalties),
                                view.config.deck)
@@ -408,7 +405,8 @@ def play(players, bots, variant, threshold, seed):
     """
     config = GameConfig.named(players, variant, threshold=threshold)
     if bots is None:
-        bots = COMPLETE_INFORMATION_BOT if complete_information(config) else "belief"
+        two_players = two_player_variant(config.players, config.deck)
+        bots = COMPLETE_INFORMATION_BOT if two_players else "belief"
     names = parse_bot_names(bots)
     rng = random.Random(seed)
     seat_names = ["you"] + [f"{names[k % len(names)]}-{k + 2}" for k in range(players - 1)]

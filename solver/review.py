@@ -29,7 +29,7 @@ from . import errors
 from .advice import DEFAULT_SEARCH_ITERATIONS, finite
 from .core.position import Position
 from .core.record import replay_steps
-from .core.rules import row_bullheads, variant_deck
+from .core.rules import row_bullheads, two_player_variant
 from .core.turn import TurnOutcome
 from .errors import SearchLimitError
 from .exact import Engine
@@ -249,7 +249,7 @@ class ReviewEvents:
 
 def exact_game(position: Position) -> bool:
     """The 2-player 24-card game: every card is dealt, each player knows the other's hand."""
-    return position.players == 2 and position.deck == variant_deck(2)
+    return two_player_variant(position.players, position.deck)
 
 
 def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,

@@ -11,7 +11,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from .. import errors
 from .jsontext import MAX_DIGITS, parse_json
 from .notation import format_notation, parse_notation
-from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK, variant_deck
+from .rules import (HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROW_LIMIT, ROWS, STANDARD_DECK,
+                    two_player_variant)
 
 Row = Tuple[int, ...]
 Hand = Optional[Tuple[int, ...]]   # None: a hand the viewer cannot see
@@ -152,7 +153,7 @@ class Position:
         the cards seen (rows, the visible hand, `played`) leave exactly its size unseen:
         the position with that hand filled in, and its seat; else (self, None)."""
         hidden = [k for k, h in enumerate(self.hands) if h is None]
-        if self.players != 2 or self.deck != variant_deck(2) or len(hidden) != 1:
+        if not two_player_variant(self.players, self.deck) or len(hidden) != 1:
             return self, None
         seen = {c for row in self.rows for c in row} | set(self.played)
         seen.update(c for h in self.hands if h is not None for c in h)

@@ -43,6 +43,12 @@ def variant_deck(players: int) -> int:
     return 10 * players + 4
 
 
+def two_player_variant(players: int, deck: int) -> bool:
+    """The 2-player 10n+4 game (cards 1..24): every card is dealt, so each player knows the
+    other's hand."""
+    return players == 2 and deck == variant_deck(2)
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """How a game is played: players, deck (104 or 10n+4), end threshold, hand size."""
