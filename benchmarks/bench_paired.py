@@ -43,7 +43,7 @@ from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
 from solver.core.deal import deal
-from solver.linefile import LineFile, json_line, whole_lines
+from solver.linefile import LineFile, json_line
 from solver.play.runner import play_round
 from solver.stats import mean_ci95
 from solver.workers import run_workers
@@ -174,13 +174,8 @@ class Journal(LineFile):
         super().__init__(path, "bench_paired")
 
     def resume(self, parser, header: dict) -> Dict[int, PairedRound]:
-        data = self.read_bytes(missing_ok=True)
-        keep = whole_lines(data)
-        lines = data[:keep].splitlines()
+        lines = self.run_lines({"paired": header})
         if not lines:
-            if keep < len(data):
-                self.truncate(0)
-            self.append({"paired": header})
             return {}
         first = json_line(lines[0], True)
         if not isinstance(first, dict) or first.get("paired") != header:
@@ -195,8 +190,7 @@ class Journal(LineFile):
                     Clock(*record["cards"]), Clock(*record["rows"]))
             except (TypeError, KeyError, ValueError):
                 parser.error(f"{self.name}: its line {number} is not a paired round")
-        if keep < len(data):
-            self.truncate(keep)
+        self.cut_torn_line()
         return rounds
 
     def write(self, deal_index: int, r: PairedRound) -> None:

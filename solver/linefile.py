@@ -15,7 +15,7 @@ try:
     import fcntl
 except ImportError:          # Windows: no advisory locks, and no check for a second run
     fcntl = None
-from typing import Any, Callable, Dict, Set
+from typing import Any, Callable, Dict, List, Set
 
 from . import errors
 from .files import interrupts_held, regular_target
@@ -60,6 +60,7 @@ class LineFile:
         self.command = command
         self._lock_fd = None
         self._created = False
+        self._whole = self._size = 0       # run_lines: the whole lines' bytes, the file's
 
     def lock(self) -> None:
         """Hold the file for this process (created if missing) until `unlock` or the
@@ -112,6 +113,25 @@ class LineFile:
             raise errors.NimmtError(f"cannot read {self.name}: no such file") from None
         except OSError as exc:
             raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
+
+    def run_lines(self, first: Dict[str, Any]) -> List[bytes]:
+        """The whole lines of a file whose run writes `first` as its first line; a new or
+        empty file (a torn first line at most) gets that line and gives []. A torn last line
+        stays until `cut_torn_line`, once the caller has accepted the rest: a file it
+        refuses is left as it was."""
+        data = self.read_bytes(missing_ok=True)
+        self._whole, self._size = whole_lines(data), len(data)
+        lines = data[:self._whole].splitlines()
+        if not lines:
+            if self._whole < self._size:
+                self.truncate(0)
+            self.append(first)
+        return lines
+
+    def cut_torn_line(self) -> None:
+        """Remove the torn last line `run_lines` found, if any."""
+        if self._whole < self._size:
+            self.truncate(self._whole)
 
     def truncate(self, size: int) -> None:
         """Cut the file to `size` bytes (a torn last line removed), on disk."""

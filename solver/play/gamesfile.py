@@ -13,7 +13,7 @@ of the same tournament with more games than asked lends the first `games` of the
 from typing import Any, Dict, Optional
 
 from .. import errors
-from ..linefile import LineFile, json_line, whole_lines
+from ..linefile import LineFile, json_line
 from .tournament import GameSummary, lineup
 
 ADVICE = "give a new --out file (or remove this one)"
@@ -28,13 +28,8 @@ class GamesFile(LineFile):
         removed; a new (or empty) file gets its first line. `header`: this tournament's
         description (`tournament.describe`); a file of another is refused, as is one whose
         lines are not games of it, and left as it was."""
-        data = self.read_bytes(missing_ok=True)
-        keep = whole_lines(data)
-        lines = data[:keep].splitlines()
+        lines = self.run_lines({"tournament": header})
         if not lines:
-            if keep < len(data):
-                self.truncate(0)            # a torn first line: nothing was played
-            self.append({"tournament": header})
             return {}
         first = json_line(lines[0], True)
         if not (isinstance(first, dict) and isinstance(first.get("tournament"), dict)):
@@ -56,8 +51,7 @@ class GamesFile(LineFile):
                     f"{self.name}: its line {number} is not a game of this tournament; remove"
                     f" that line (the game is played again) or give a new --out file")
             games[record["game"]] = summary
-        if keep < len(data):
-            self.truncate(keep)
+        self.cut_torn_line()
         return games
 
     def write_game(self, game: int, seats, summary: GameSummary, written=None) -> None:
