@@ -38,10 +38,14 @@ def _root() -> Path:
     return root
 
 
+def _paths() -> List[Path]:
+    return sorted((_root() / "benchmarks").glob(f"{PREFIX}*.py"))
+
+
 def available() -> List[Tuple[str, str]]:
     """Each benchmark's name and the first sentence of its description."""
     found = []
-    for path in sorted((_root() / "benchmarks").glob(f"{PREFIX}*.py")):
+    for path in _paths():
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
         first = " ".join(doc.split("\n\n")[0].split())
         found.append((path.stem[len(PREFIX):], first.split(". ")[0].rstrip(".")))
@@ -69,7 +73,7 @@ def _one_line_usage_errors(name: str) -> Iterator[None]:
 def run(name: str, argv: Sequence[str]) -> int:
     """Run benchmark `name` with its own arguments; its exit status (0, or 1 where it found
     a fault: the exhaustive reference disagreeing with the search)."""
-    names = [n for n, _ in available()]
+    names = [path.stem[len(PREFIX):] for path in _paths()]
     if name not in names:
         raise errors.NimmtError(f"no benchmark {errors.quote(name)} (the benchmarks:"
                                 f" {', '.join(names)})")
