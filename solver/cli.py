@@ -466,14 +466,15 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, ou
 
     config = GameConfig.named(players, variant, threshold=threshold)
     names = parse_bot_names(bots)
-    games_file, done, on_game = None, {}, None
+    games_file, done, on_game, before = None, {}, None, 0
     if out is not None:
         games_file = GamesFile(out)
         games_file.lock()
     try:
         if games_file is not None:
             done = games_file.resume(describe(config, names, seed))
-            kept = [sum(g < games for g in done)]     # games of this run in the file
+            before = sum(g < games for g in done)     # games of this run in the file
+            kept = [before]
 
             def on_game(game, seats, result):
                 games_file.write_game(game, seats, result,
@@ -481,7 +482,7 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, ou
             if done:
                 click.echo(f"tournament: resuming: {kept[0]} of {games} games already in"
                            f" {games_file.name}", err=True)
-        progress = GamesProgress(games, done_before=sum(g < games for g in done))
+        progress = GamesProgress(games, done_before=before)
         try:
             summary = run_tournament(config, names, games, seed, progress=progress, jobs=jobs,
                                      done=done, on_game=on_game)
