@@ -46,7 +46,7 @@ from solver.core.deal import deal
 from solver.linefile import LineFile, json_line
 from solver.play.runner import play_round
 from solver.stats import mean_ci95
-from solver.workers import run_workers
+from solver.workers import Unwatched, run_workers
 
 
 @dataclass
@@ -153,17 +153,9 @@ def play_rounds(tasks, jobs: int, done: Dict[int, PairedRound], journal, total: 
                          f" (the last with exit status {code}: out of memory?)")
 
     if tasks:
-        run_workers(lambda: next(pending, None), min(jobs, len(tasks)), _Round(),
-                    "nimmt-paired", finished, died)
+        run_workers(lambda: next(pending, None), min(jobs, len(tasks)),
+                    Unwatched(paired_round), "nimmt-paired", finished, died)
     return rounds
-
-
-class _Round:
-    """A worker's work: one paired round (a class, so that it pickles where workers are
-    spawned)."""
-
-    def __call__(self, task, watch) -> PairedRound:
-        return paired_round(task)
 
 
 class Journal(LineFile):

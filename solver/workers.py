@@ -55,6 +55,17 @@ def _worker_main(conn, work: Work, parent: int) -> None:
             return
 
 
+class Unwatched:
+    """Work that never stops early: `fn(task)` (it pickles where workers are spawned when
+    `fn` does)."""
+
+    def __init__(self, fn: Callable[[Any], Any]):
+        self.fn = fn
+
+    def __call__(self, task: Any, watch: Callable[..., None]) -> Any:
+        return self.fn(task)
+
+
 class Worker:
     def __init__(self, context, number: int, work: Work, name: str):
         self.number = number

@@ -18,7 +18,7 @@ from .. import errors
 from .._search import ExactSearch
 from ..core.deal import seeded_positions
 from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
-from ..workers import run_workers
+from ..workers import Unwatched, run_workers
 from .engine import RankMap
 from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
 from .rootgame import root_game
@@ -146,17 +146,6 @@ def check_folder(folder: str, seed: int) -> None:
                                  f" of other settings: {json.dumps(found)}")
 
 
-class _Make:
-    """A worker's work: chunk i's arrays (a class, so that it pickles where workers are
-    spawned)."""
-
-    def __init__(self, make: Callable[[int], Dict[str, np.ndarray]]):
-        self.make = make
-
-    def __call__(self, index: int, watch) -> Dict[str, np.ndarray]:
-        return self.make(index)
-
-
 def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequence[str],
                 jobs: int, progress: Optional[Callable[[int, int], None]]) -> list:
     """Make the chunks of `paths` not yet there (chunk i by make(i), in `jobs` processes),
@@ -187,7 +176,7 @@ def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequ
                              f" status {code}: out of memory?); the same command goes on from"
                              f" the chunks done")
 
-        run_workers(lambda: next(pending, None), min(jobs, len(missing)), _Make(make),
+        run_workers(lambda: next(pending, None), min(jobs, len(missing)), Unwatched(make),
                     "nimmt-first-card", made, died)
     else:
         for i in missing:

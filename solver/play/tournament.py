@@ -12,6 +12,7 @@ or, for a bot of your own, a pair `(name, factory)`: `factory(seed)` returns a n
 """
 import multiprocessing
 import random
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -21,7 +22,7 @@ from ..errors import ConfigError
 from ..limits import MAX_GAMES, MAX_JOBS
 from ..stats import mean_ci95
 from ..core.player import Player
-from ..workers import run_workers
+from ..workers import Unwatched, run_workers
 from .bots import make_bot, parse_bot_spec
 from .runner import GameResult, play_game
 
@@ -124,16 +125,6 @@ def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners)
 
 
-class _Game:
-    """A worker's work: game g of the tournament, as (g, its summary)."""
-
-    def __init__(self, config: GameConfig, bots: Sequence[Bot], seed: Any):
-        self.config, self.bots, self.seed = config, bots, seed
-
-    def __call__(self, g: int, watch) -> Tuple[int, GameSummary]:
-        return _game_summary(self.config, self.bots, self.seed, g)
-
-
 def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
     """What decides a tournament's games, whatever their number (a games file's first
     line)."""
@@ -203,7 +194,7 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
 
         # forked: the bots (a factory may be a lambda) need no pickling
         run_workers(lambda: next(pending, None), min(jobs, len(todo)),
-                    _Game(config, bots, seed), "nimmt-tournament",
+                    Unwatched(partial(_game_summary, config, bots, seed)), "nimmt-tournament",
                     lambda g, result, worker: finished(*result), died,
                     multiprocessing.get_context("fork"))
     rounds = 0
