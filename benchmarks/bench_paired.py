@@ -143,11 +143,10 @@ def play_rounds(tasks, jobs: int, done: Dict[int, PairedRound], journal, total: 
             print(f"{len(rounds)}/{total} rounds, difference so far {so_far:+.2f}",
                   file=sys.stderr, flush=True)
 
-    pending, deaths = iter(tasks), {}
+    pending = iter(tasks)
 
-    def died(task, code, worker) -> bool:
-        deaths[task[3]] = deaths.get(task[3], 0) + 1
-        if deaths[task[3]] < 2:
+    def died(task, code, worker, deaths) -> bool:
+        if deaths < 2:
             return True                     # once more, on a fresh worker
         raise SystemExit(f"bench_paired: two worker processes ended on deal {task[3]}"
                          f" (the last with exit status {code}: out of memory?)")

@@ -14,7 +14,7 @@ import os
 import signal
 from collections import deque
 from multiprocessing.connection import wait
-from typing import Any, Callable, Deque, List, Optional
+from typing import Any, Callable, Deque, Dict, List, Optional
 
 PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
 
@@ -100,14 +100,16 @@ def fork_or_spawn():
 
 def run_workers(next_task: Callable[[], Any], workers: int, work: Work, name: str,
                 on_result: Callable[[Any, Any, int], None],
-                on_death: Callable[[Any, Optional[int], int], bool],
+                on_death: Callable[[Any, Optional[int], int, int], bool],
                 context=None) -> None:
-    """Do every task `next_task()` gives (None: no more) with `work` in `workers` processes
-    (the caller sizes it to the tasks): `on_result(task, result, worker number)` in this
-    process as each ends; a worker dead with its task: `on_death(task, exit code, worker
-    number)`, True to give the task again (to a fresh worker, before any new task)."""
+    """Do every task `next_task()` gives (None: no more; tasks are hashable) with `work` in
+    `workers` processes (the caller sizes it to the tasks): `on_result(task, result, worker
+    number)` in this process as each ends; a worker dead with its task: `on_death(task, exit
+    code, worker number, how many workers have died on that task)`, True to give the task
+    again (to a fresh worker, before any new task)."""
     context = context or fork_or_spawn()
     again: Deque[Any] = deque()
+    deaths: Dict[Any, int] = {}
 
     def take() -> Any:
         return again.popleft() if again else next_task()
@@ -142,7 +144,9 @@ def run_workers(next_task: Callable[[], Any], workers: int, work: Work, name: st
                     result = None
                 if result is None:                 # the worker died with its task
                     worker.process.join()
-                    if on_death(worker.task, worker.process.exitcode, worker.number):
+                    deaths[worker.task] = deaths.get(worker.task, 0) + 1
+                    if on_death(worker.task, worker.process.exitcode, worker.number,
+                                deaths[worker.task]):
                         again.append(worker.task)
                     worker.stop()
                     pool[k] = Worker(context, worker.number, work, name)

@@ -191,7 +191,6 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
     `results`; `on_result(record, summary)` after each line written."""
     summary = summary or BatchSummary(len(tasks))
     pending: Deque[Task] = deque(tasks)
-    deaths: Dict[int, int] = {}            # input line -> workers that died on it
 
     write = result_writer(results, summary, on_result)
 
@@ -212,9 +211,8 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
         record["worker"] = worker
         write(record)
 
-    def died(task: Task, code: Optional[int], worker: int) -> bool:
-        deaths[task.line] = deaths.get(task.line, 0) + 1
-        if deaths[task.line] < MAX_DEATHS:
+    def died(task: Task, code: Optional[int], worker: int, deaths: int) -> bool:
+        if deaths < MAX_DEATHS:
             return True                              # once more, on a fresh worker
         write(error_record(task, f"{MAX_DEATHS} worker processes ended unexpectedly on this"
                                  f" position (the last with exit status {code})", worker,

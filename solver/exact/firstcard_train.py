@@ -171,7 +171,7 @@ def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequ
             if progress:
                 progress(done, len(paths))
 
-        def died(index: int, code: Optional[int], worker: int) -> bool:
+        def died(index: int, code: Optional[int], worker: int, deaths: int) -> bool:
             raise errors.NimmtError(f"a worker process ended unexpectedly on chunk {index} (exit"
                              f" status {code}: out of memory?); the same command goes on from"
                              f" the chunks done")

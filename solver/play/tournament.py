@@ -182,11 +182,9 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
             finished(*_game_summary(config, bots, seed, g))
     else:
         pending = iter(todo)
-        deaths: Dict[int, int] = {}
 
-        def died(g: int, code: Optional[int], worker: int) -> bool:
-            deaths[g] = deaths.get(g, 0) + 1
-            if deaths[g] < MAX_DEATHS:
+        def died(g: int, code: Optional[int], worker: int, deaths: int) -> bool:
+            if deaths < MAX_DEATHS:
                 return True                              # once more, on a fresh worker
             raise errors.NimmtError(f"game {g}: {MAX_DEATHS} worker processes ended"
                                     f" unexpectedly on it (the last with exit status {code}:"
