@@ -1101,9 +1101,8 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
 def note_unknown_out_of_play(position: Position) -> None:
     """The 10n+4 deck deals every card: unseen cards beyond what the hidden hands hold were
     played earlier and belong in `played`; said on stderr (the search deals from them all)."""
-    from .mcts.player import unseen_pool
     hidden = sum(hand is None for hand in position.hands)
-    extra = len(unseen_pool(position)) - hidden * position.hand_size
+    extra = len(position.unseen_cards()) - hidden * position.hand_size
     if position.deck == variant_deck(position.players) and hidden and extra > 0:
         click.echo(f"note: the {position.deck}-card deck deals every card, but the unseen"
                    f" cards are {extra} more than the hidden hands hold: the cards out of play"

@@ -11,7 +11,7 @@ from solver.core.player import PlayerView
 from solver.core.deal import deal
 from solver.limits import Limit
 from solver.mcts import Opponents, Policy, Reward, SearchOptions, Selection, SearchPlayer, analyse
-from solver.mcts.player import careful_costs, unseen_pool
+from solver.mcts.player import careful_costs
 from solver.core.position import Position
 from solver.core.rules import GameConfig, play_turn, fewest_bullheads_chooser, row_bullheads
 from solver.play.tournament import run_tournament
@@ -61,7 +61,7 @@ def test_determinization_never_invents_a_visible_card_and_respects_hand_sizes(
 def test_a_position_pool_excludes_rows_visible_hands_and_played_cards():
     position = Position.from_dict({"deck": 104, "rows": [[1], [2], [3], [4]],
                                    "hands": [[10, 11], None, None], "played": [[5, 6, 7]]})
-    pool = unseen_pool(position)
+    pool = position.unseen_cards()
     assert not set(pool) & {1, 2, 3, 4, 5, 6, 7, 10, 11} and len(pool) == 104 - 9
 
 

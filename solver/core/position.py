@@ -148,6 +148,13 @@ class Position:
     def complete_information(self) -> bool:
         return all(h is not None for h in self.hands)
 
+    def unseen_cards(self) -> List[int]:
+        """Cards the hidden hands may hold: the deck minus the rows, the visible hands and
+        `played`."""
+        seen = {c for row in self.rows for c in row} | set(self.played)
+        seen.update(c for h in self.hands if h is not None for c in h)
+        return [c for c in range(1, self.deck + 1) if c not in seen]
+
     def deduced(self) -> Tuple["Position", Optional[int]]:
         """In the 2-player 10n+4 game every card is dealt, so a hidden hand is known when
         the cards seen (rows, the visible hand, `played`) leave exactly its size unseen:
@@ -155,9 +162,7 @@ class Position:
         hidden = [k for k, h in enumerate(self.hands) if h is None]
         if not two_player_variant(self.players, self.deck) or len(hidden) != 1:
             return self, None
-        seen = {c for row in self.rows for c in row} | set(self.played)
-        seen.update(c for h in self.hands if h is not None for c in h)
-        unseen = [c for c in range(1, self.deck + 1) if c not in seen]
+        unseen = self.unseen_cards()
         if len(unseen) != self.hand_size:
             return self, None
         hands = [list(h) if h is not None else unseen for h in self.hands]

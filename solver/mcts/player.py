@@ -207,17 +207,9 @@ def rank_cards(hand: Sequence[int], stats: Dict[int, Sequence[float]],
 
 
 # positions (nimmt best) ---------------------------------------------------------------------
-def unseen_pool(position: Position) -> List[int]:
-    """Cards the hidden hands may hold: the deck minus rows, visible hands and `played`."""
-    seen = {c for row in position.rows for c in row}
-    seen.update(c for h in position.hands if h is not None for c in h)
-    seen.update(position.played)
-    return [c for c in range(1, position.deck + 1) if c not in seen]
-
-
 def checked_pool(position: Position) -> List[int]:
-    """`unseen_pool`, refused when it cannot fill the hidden hands."""
-    pool = unseen_pool(position)
+    """`Position.unseen_cards`, refused when they cannot fill the hidden hands."""
+    pool = position.unseen_cards()
     size = position.hand_size
     hidden = sum(h is None for h in position.hands)
     if len(pool) < hidden * size:
@@ -273,7 +265,7 @@ def row_estimates(position: Position, seat: int, cards: Sequence[int], iteration
     per row by the playout policy, as `SearchPlayer.choose_row` does."""
     played = set(cards)
     hands = [None if h is None else [c for c in h if c not in played] for h in position.hands]
-    pool = [c for c in unseen_pool(position) if c not in played]
+    pool = [c for c in position.unseen_cards() if c not in played]
     det = Determinizer([list(r) for r in position.rows], hands, pool, position.hand_size - 1,
                        list(position.penalties))
     policy = (options or SearchOptions()).settled(position.players).policy.value
@@ -295,7 +287,7 @@ def root_strategies(position: Position, limit: Optional[Limit] = None, seed: Any
     hands = [None if h is None else list(h) for h in position.hands]
 
     def make_det() -> Determinizer:
-        return Determinizer([list(r) for r in position.rows], hands, unseen_pool(position),
+        return Determinizer([list(r) for r in position.rows], hands, position.unseen_cards(),
                             position.hand_size, list(position.penalties))
 
     _, _, _, trees = run_search(make_det, viewer, budget, seed, options)
