@@ -43,6 +43,7 @@ from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
 from solver.core.deal import deal
+from solver.errors import NimmtError
 from solver.linefile import LineFile, json_line
 from solver.play.runner import play_round
 from solver.stats import mean_ci95
@@ -165,7 +166,10 @@ class Journal(LineFile):
         super().__init__(path, "bench_paired")
 
     def resume(self, parser, header: dict) -> Dict[int, PairedRound]:
-        lines = self.run_lines({"paired": header})
+        try:
+            lines = self.run_lines({"paired": header})
+        except NimmtError as exc:
+            parser.error(str(exc))
         if not lines:
             return {}
         first = json_line(lines[0], True)

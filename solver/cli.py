@@ -266,16 +266,24 @@ def write_text(out: Optional[str], text: str) -> None:
 
 
 # replay -----------------------------------------------------------------------------------
+round_option = click.option(
+    "--round", "round_number", type=click.IntRange(1), default=None, metavar="N",
+    help="The round to take from a file of several (a 'play --record' file, a 'tournament"
+         " --out' file): the N-th, 1 first, in file order.")
+
+
 @main.command()
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print only the final position as JSON.")
-def replay(record, as_json):
+@round_option
+def replay(record, as_json, round_number):
     """Replay a game RECORD (docs/formats.md; a file, or - for stdin).
 
     Prints each turn and the final position; --json prints the final position (penalties
-    taken since the start added to the starting ones).
+    taken since the start added to the starting ones). A file of several rounds (one a
+    line) needs --round N.
     """
-    start, outcomes = replay_steps(load_record(record))
+    start, outcomes = replay_steps(load_record(record, round_number))
     final = position_after(start, outcomes)
     if as_json:
         click.echo(final.to_json())
@@ -396,13 +404,19 @@ class TerminalPlayer(Player):
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
 @click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
-def play(players, bots, variant, threshold, seed):
+@click.option("--record", "record_file", default=None, metavar="FILE.jsonl",
+              help="Add each round's game record to FILE as the round ends (one a line; for"
+                   " 'nimmt review FILE --round N').")
+def play(players, bots, variant, threshold, seed, record_file):
     """Play a whole game against bots: you are player 1 (type a card, hint, or quit).
 
     \b
-    Example:
+    Examples:
       nimmt play --players 3 --bots greedy,random --seed 1
+      nimmt play --record games.jsonl; nimmt review games.jsonl --round 1
     """
+    from .play.recordsfile import RecordsFile
+
     config = GameConfig.named(players, variant, threshold=threshold)
     if bots is None:
         two_players = two_player_variant(config.players, config.deck)
@@ -414,6 +428,8 @@ def play(players, bots, variant, threshold, seed):
     seats += [make_bot(names[k % len(names)], rng.getrandbits(64)) for k in range(players - 1)]
 
     def round_done(i: int, result: RoundResult, scores) -> None:
+        if records is not None:
+            records.write_round(result.record, seat_names, i + 1)
         click.echo(f"\nround {i + 1} over: " + ", ".join(
             f"{seat_names[k]} +{p} = {s}" for k, (p, s) in enumerate(zip(result.penalties, scores))))
 
@@ -421,12 +437,19 @@ def play(players, bots, variant, threshold, seed):
         click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.chosen_rows,
                                  seat_names))
 
+    records = None
+    if record_file is not None:
+        records = RecordsFile(record_file)
+        records.open()
     try:
         result = play_game(config, seats, rng.getrandbits(64), on_round=round_done,
                            on_turn=turn_done)
     except GameQuit:
         click.echo("game abandoned")
         return
+    finally:
+        if records is not None:
+            records.unlock()
     winners = " and ".join(seat_names[k] for k in result.winners)
     click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
                f"{'s' if len(result.winners) == 1 else ''}")
@@ -1124,10 +1147,12 @@ def note_unknown_out_of_play(position: Position) -> None:
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="The exact solver's table in MB (default: by the hand size of the first"
                    " turn solved: 128 MB at 8 cards).")
-def review(record, as_json, time_limit, iterations, seed, tt_mb):
+@round_option
+def review(record, as_json, time_limit, iterations, seed, tt_mb, round_number):
     """Review a played round: what each player's card and row choice cost, turn by turn.
 
-    RECORD is a game record (docs/formats.md; a file, or - for stdin). A 2-player 24-card
+    RECORD is a game record (docs/formats.md; a file, or - for stdin; a file of several
+    rounds, one a line, needs --round N). A 2-player 24-card
     turn is solved exactly: a card's loss is the bullheads it gives away against the
     opponent's equilibrium strategy, a too-low card's row choice what it costs against the
     best row. A turn whose exact solve would exceed --time-limit (9 and 10 cards under 20
@@ -1151,7 +1176,7 @@ def review(record, as_json, time_limit, iterations, seed, tt_mb):
     from .text.progress import ReviewProgress
     from .text.review import format_review
 
-    data = load_record(record)
+    data = load_record(record, round_number)
     progress = ReviewProgress()
     try:
         result = review_record(data, DEFAULT_TIME_LIMIT if time_limit is None else time_limit,

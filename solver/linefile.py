@@ -50,14 +50,20 @@ def json_line(raw: bytes, first: bool) -> Any:
         return None
 
 
-class LineFile:
-    """The file at `path`; `command` names the run that writes it (in the refusal of a
-    second run)."""
+def line_bytes(record: Dict[str, Any]) -> bytes:
+    """`record` as the one line a file of JSON lines holds of it."""
+    return (json.dumps(record, allow_nan=False, separators=(", ", ": ")) + "\n").encode("utf-8")
 
-    def __init__(self, path: str, command: str):
+
+class LineFile:
+    """The file at `path`; `command` names the run that writes it and `option` the option
+    that names the file (in the refusal of a second run)."""
+
+    def __init__(self, path: str, command: str, option: str = "--out"):
         self.path = path
         self.name = errors.quote(path, errors.SHORT_PATH)
         self.command = command
+        self.option = option              # the command's option that names the file
         self._lock_fd = None
         self._created = False
         self._whole = self._size = 0       # run_lines: the whole lines' bytes, the file's
@@ -83,7 +89,7 @@ class LineFile:
                 os.close(fd)
                 raise errors.NimmtError(f"{self.name} is being written by another run of"
                                         f" '{self.command}': wait for it to end, or give"
-                                        " another --out") from None
+                                        f" another {self.option}") from None
             except OSError:
                 pass         # a file system without locks: the run goes on unguarded
         self._lock_fd = fd
@@ -123,7 +129,13 @@ class LineFile:
         self._whole, self._size = whole_lines(data), len(data)
         lines = data[:self._whole].splitlines()
         if not lines:
-            if self._whole < self._size:
+            if data:
+                # a torn first line of this run is a part of that line; anything else is
+                # someone's file without a newline, which must not be cut
+                if not line_bytes(first).startswith(data):
+                    raise errors.NimmtError(
+                        f"{self.name} is not a file of '{self.command}' (it holds one line"
+                        f" of something else); give a new {self.option} file")
                 self.truncate(0)
             self.append(first)
         return lines
@@ -151,8 +163,7 @@ class LineFile:
         """Append `record` as one line, on disk when this returns; `written()` is called once
         it is, before a Ctrl-C held meanwhile takes its course (a count of the lines stays
         true)."""
-        text = json.dumps(record, allow_nan=False, separators=(", ", ": ")) + "\n"
-        self.append_bytes(text.encode("utf-8"), written)
+        self.append_bytes(line_bytes(record), written)
 
     def append_bytes(self, data: bytes, written: Callable[[], None] = None) -> None:
         try:

@@ -2,7 +2,7 @@
 
 `load_position` reads a position in JSON or the text notation, and refuses a game record
 where a position is expected, saying how to get the position after its turns;
-`load_record` reads a game record; `load_position_or_record` takes either, a record as the
+`load_record` reads a game record (or picks one round of a file of several); `load_position_or_record` takes either, a record as the
 position after its turns with its viewer's view of them. On a terminal, reading stdin is
 announced on stderr (the command would otherwise wait in silence).
 """
@@ -10,7 +10,7 @@ import json
 import os
 import shlex
 import sys
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
@@ -106,6 +106,65 @@ def read_source(source: str, what: str = "a position") -> str:
     return text.removeprefix("\ufeff")      # the byte order mark some editors write
 
 
-def load_record(source: str) -> Dict[str, Any]:
-    """A game record (JSON) from a file path, or from stdin when `source` is '-'."""
-    return parse_json(read_source(source, "a game record"))
+def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, Any]:
+    """A game record (JSON) from a file path, or from stdin when `source` is '-'. The file
+    may also hold several rounds (`records_in`: the records file of `nimmt play --record`,
+    the games file of `nimmt tournament --out`): `round_number` (1 first) picks one, and is
+    needed when there are more than one."""
+    text = read_source(source, "a game record")
+    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    try:
+        data = parse_json(text)
+    except errors.JsonFormatError:
+        records = records_in(text)
+        if records is None:               # not JSON lines of rounds either: the JSON error
+            raise
+    else:
+        records = _rounds_of(data)
+        if records is None:
+            if round_number is None:
+                return data          # replaying it says what a record lacks
+            raise errors.RecordError(f"{name} holds no round to pick with --round: neither a"
+                                     " game record nor a games file's line")
+    if not records:
+        raise errors.RecordError(f"{name} holds no round yet")
+    if round_number is None:
+        if len(records) == 1:
+            return records[0]
+        raise errors.RecordError(f"{name} holds {len(records)} rounds: pick one with --round N"
+                                 f" (1..{len(records)})")
+    if not 1 <= round_number <= len(records):
+        rounds = "1 round" if len(records) == 1 else f"{len(records)} rounds"
+        raise errors.RecordError(f"--round {round_number}: {name} holds {rounds}")
+    return records[round_number - 1]
+
+
+def _rounds_of(data: Any) -> Optional[List[Any]]:
+    """The rounds of one JSON value: a game record is one, a games file's game line holds
+    its rounds' records, a games file's first line none; None for anything else."""
+    if isinstance(data, dict):
+        if "turns" in data:
+            return [data]
+        if isinstance(data.get("records"), list):
+            return list(data["records"])
+        if "tournament" in data:
+            return []
+    return None
+
+
+def records_in(text: str) -> Optional[List[Any]]:
+    """Every round of a file of JSON lines, in file order: each line a game record (`nimmt
+    play --record`) or a tournament's game line (`nimmt tournament --out`, its first line
+    describing the tournament); None when the text is not such lines (blank lines aside)."""
+    records: List[Any] = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            rounds = _rounds_of(parse_json(line))
+        except errors.JsonFormatError:
+            return None
+        if rounds is None:
+            return None
+        records.extend(rounds)
+    return records

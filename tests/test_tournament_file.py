@@ -44,6 +44,13 @@ def test_the_file_holds_the_tournament_and_every_game(tmp_path, fresh):
     assert [sum(r[k] for r in game["rounds"]) for k in range(3)] == game["scores"]
     assert game["winners"] == [k + 1 for k in range(3)
                                if game["scores"][k] == min(game["scores"])]
+    # each round's record replays, by the rules, to the bullheads the line gives it
+    from solver.core.record import position_after, replay_steps
+    for g in games:
+        assert len(g["records"]) == len(g["rounds"])
+        for record, bullheads in zip(g["records"], g["rounds"]):
+            final = position_after(*replay_steps(record))
+            assert list(final.penalties) == bullheads and final.hand_size == 0
     # run again: nothing to play, the same summary
     again = run(ARGS + ["--out", str(out)])
     assert summary(again) == fresh and "resuming: 6 of 6 games" in again.stderr
@@ -100,6 +107,7 @@ def test_a_file_of_another_tournament_is_refused_and_kept(tmp_path, change, word
     (lambda text: text.replace('"seats": ["safe", "greedy", "random"]',
                                '"seats": ["greedy", "safe", "random"]'), ["not a game"]),
     (lambda text: text.replace('"winners": [', '"winners": [4, '), ["not a game"]),
+    (lambda text: text.replace('"records": [{', '"records": [3, {'), ["not a game"]),
 ])
 def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     out = tmp_path / "games.jsonl"
@@ -108,6 +116,21 @@ def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     before = out.read_bytes()
     assert_input_error(run(ARGS + ["--out", str(out)]), *words)
     assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", ['{"rows": [[1]]}', "notes", '{"tournament": {"seed": 2}}'])
+def test_a_one_line_file_of_something_else_is_refused_and_kept(tmp_path, content):
+    out = tmp_path / "games.jsonl"
+    out.write_text(content)                       # no newline: no whole line
+    assert_input_error(run(ARGS + ["--out", str(out)]), "not a file of 'nimmt tournament'")
+    assert out.read_text() == content
+
+
+def test_a_torn_first_line_is_replaced(tmp_path, fresh):
+    out = tmp_path / "games.jsonl"
+    run(ARGS + ["--out", str(out)])
+    out.write_text(lines(out)[0][:30])            # killed while the first line was written
+    assert summary(run(ARGS + ["--out", str(out)])) == fresh
 
 
 def test_standard_output_is_no_games_file():
@@ -194,3 +217,28 @@ def test_a_killed_worker_s_game_is_played_by_a_new_worker(tmp_path):
     expected = subprocess.run(args, cwd=str(ROOT), env=env, capture_output=True, text=True)
     assert json.loads(stdout) == json.loads(expected.stdout)
     assert sorted(json.loads(line)["game"] for line in lines(out)[1:]) == list(range(12))
+
+
+def test_a_file_without_records_is_read_as_before(tmp_path, fresh):
+    out = tmp_path / "games.jsonl"
+    run(ARGS + ["--out", str(out)])
+    bare = [json.loads(line) for line in lines(out)]
+    for game in bare[1:]:
+        del game["records"]
+    out.write_text("".join(json.dumps(g) + "\n" for g in bare))
+    assert summary(run(ARGS + ["--out", str(out)])) == fresh
+
+
+def test_a_round_of_the_file_is_replayed_and_reviewed(tmp_path):
+    out = tmp_path / "games.jsonl"
+    run(ARGS + ["--out", str(out)])
+    records = [r for line in lines(out)[1:] for r in json.loads(line)["records"]]
+    replayed = run(["replay", str(out), "--round", "2", "--json"])
+    assert replayed.exit_code == 0, replayed.output
+    alone = tmp_path / "round.json"
+    alone.write_text(json.dumps(records[1]))
+    assert replayed.stdout == run(["replay", str(alone), "--json"]).stdout
+    reviewed = run(["review", str(out), "--round", str(len(records)), "--iterations", "200",
+                    "--json"])
+    assert reviewed.exit_code == 0, reviewed.output
+    assert len(json.loads(reviewed.stdout)["turns"]) == 10

@@ -5,7 +5,7 @@ that a stopped tournament resumes where it stopped and a finished one keeps its 
 Line 1: `{"tournament": {"players", "deck", "threshold", "seed", "bots"}}`; then one line a
 game, in the order they finish: `{"game": g, "seats": [bot of each seat], "rounds": [[the
 bullheads of each seat in a round], ...], "scores": [each seat's total], "winners": [the
-seats, numbered 1..N, of the lowest total]}`. Games are seeded one by one from the
+seats, numbered 1..N, of the lowest total], "records": [each round's game record]}`. Games are seeded one by one from the
 tournament's seed (tournament.py), so a game read back is the game a new run would play: a
 resumed tournament sums up as one run would. A file of another tournament is refused; one
 of the same tournament with more games than asked lends the first `games` of them.
@@ -57,10 +57,12 @@ class GamesFile(LineFile):
     def write_game(self, game: int, seats, summary: GameSummary, written=None) -> None:
         """Append a finished game, on disk when this returns (then `written()`, before a
         Ctrl-C held meanwhile takes its course)."""
-        self.append({"game": game, "seats": list(seats),
-                     "rounds": [list(r) for r in summary.round_penalties],
-                     "scores": list(summary.scores),
-                     "winners": [k + 1 for k in summary.winners]}, written)
+        line = {"game": game, "seats": list(seats),
+                "rounds": [list(r) for r in summary.round_penalties],
+                "scores": list(summary.scores), "winners": [k + 1 for k in summary.winners]}
+        if summary.records is not None:
+            line["records"] = summary.records
+        self.append(line, written)
 
 
 def _counts(value: Any, players: int) -> bool:
@@ -82,6 +84,10 @@ def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
             or not _counts(record.get("scores"), players)
             or not (isinstance(winners, list) and winners
                     and all(errors.is_integer(k) and 1 <= k <= players for k in winners))):
+        return None
+    records = record.get("records")          # the sums do not read them: their shape only
+    if records is not None and not (isinstance(records, list) and len(records) == len(rounds)
+                                    and all(isinstance(r, dict) for r in records)):
         return None
     return GameSummary([tuple(r) for r in rounds], tuple(record["scores"]),
                        [k - 1 for k in winners])

@@ -13,7 +13,7 @@ or, for a bot of your own, a pair `(name, factory)`: `factory(seed)` returns a n
 import multiprocessing
 import random
 from functools import partial
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .. import errors
@@ -113,6 +113,8 @@ class GameSummary:
     round_penalties: List[Tuple[int, ...]]
     scores: Tuple[int, ...]
     winners: List[int]
+    records: Optional[List[Dict[str, Any]]] = None   # each round's game record (a file
+                                                     # keeps them; the sums do not need them)
 
     @property
     def rounds(self) -> List[Tuple[int, ...]]:
@@ -122,7 +124,8 @@ class GameSummary:
 def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
                   g: int) -> Tuple[int, GameSummary]:
     result = play_tournament_game(config, bots, seed, g)
-    return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners)
+    return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners,
+                          [r.record for r in result.rounds])
 
 
 def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
@@ -142,7 +145,8 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
 
     `done`: games already played (by number, from a games file): not played again, summed
     up with the rest. `on_game(game, seats, summary)` in this process as each new game
-    ends (seats: the bots' names by seat), to keep it.
+    ends (seats: the bots' names by seat; the summary holds each round's game record), to
+    keep it.
 
     `names`: the bots, each a registry spec string ("greedy", "mcts:iterations=500") or a
     pair `(name, factory)` for a bot of your own, where `factory(seed)` returns a new
@@ -169,9 +173,9 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
     todo = [g for g in range(games) if g not in results]
 
     def finished(g: int, summary: GameSummary) -> None:
-        results[g] = summary
         if on_game:
             on_game(g, lineup(labels, config.players, g), summary)
+        results[g] = replace(summary, records=None)      # the sums need no records
         if progress:
             progress(len(results))
 

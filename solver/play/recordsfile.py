@@ -1,0 +1,72 @@
+"""The records file of `nimmt play --record FILE`: one game record (docs/formats.md) a line,
+each round's written whole and on disk as the round ends, so that a game stopped or
+abandoned keeps the rounds it finished. Games add their rounds to the file's end; `nimmt
+review FILE --round N` and `nimmt replay FILE --round N` take any of them.
+
+A line is the round's record with every hand (the table's view: `review` grades every
+player), plus two notes that records may carry and no reader needs: `seats` (the name of
+each seat) and `round` (1 for a game's first).
+"""
+import json
+from typing import Any, Dict, Sequence
+
+from .. import errors
+from ..linefile import LineFile, whole_lines
+from ..reading import records_in
+
+
+TORN = b'{"deck": '       # how every line written here starts (Position.to_dict's first key)
+
+
+def _rounds_text(data: bytes):
+    """The text of `data` if it is lines of game records (or blank), else None."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeError:
+        return None
+    return text if not text.strip() or records_in(text) is not None else None
+
+
+def _torn(data: bytes) -> bool:
+    """`data` is a line written here and cut short: it starts as they do and is no JSON."""
+    if not data.startswith(TORN):
+        return False
+    try:
+        json.loads(data)
+    except ValueError:
+        return True
+    return False
+
+
+class RecordsFile(LineFile):
+    def __init__(self, path: str):
+        super().__init__(path, "nimmt play", "--record")
+
+    def open(self) -> None:
+        """Hold the file for this game and check it: a new one, or one of records (a torn
+        last line, from a game killed while writing, removed). Any other file is refused and
+        left as it was: a line added would make it unreadable as what it was."""
+        if self.path == "-":
+            raise errors.NimmtError("--record needs a file name: the game itself is on"
+                                    " standard output")
+        self.lock()
+        try:
+            data = self.read_bytes(missing_ok=True)
+            whole = whole_lines(data)
+            tail = _rounds_text(data[whole:])       # a last line without its newline
+            if _rounds_text(data[:whole]) is None or (tail is None and not _torn(data[whole:])):
+                raise errors.NimmtError(f"{self.name} is not a records file (one game record"
+                                        " a line): give a new --record file")
+            if tail:                    # a whole record that lacks its newline: keep it
+                self.append_bytes(b"\n")
+            elif whole < len(data):     # a record torn by a kill: the round is lost
+                self.truncate(whole)
+            self.check_writable()
+        except BaseException:
+            self.unlock()
+            raise
+
+    def write_round(self, record: Dict[str, Any], seats: Sequence[str], number: int) -> None:
+        """Append a finished round's record, with the seats' names and its number in the
+        game (1 first) as notes; on disk when this returns."""
+        self.append(dict(record, seats=list(seats), round=number))
