@@ -15,6 +15,8 @@
   `nsearch:reward=own|relative`, `nsearch:value=net|zero|rollout` (the state after the turn
   valued by the network, not at all, or by a heuristic playout), and `weights`, `rows` as
   for `net`.
+- `program`: another program, any language, asked over pipes (solver/play/program.py),
+  `program:path=FILE:seconds=S`.
 - `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
   `mcts:jobs=J`, `mcts:c=C`, `mcts:policy=random|heuristic`, `mcts:exact=0`,
   `mcts:selection=auto|ucb|rm|rm+`, `mcts:gamma=G` (regret matching's exploration),
@@ -43,6 +45,7 @@ from ..learn.search import (BELIEF_POWER, NetSearchOptions, best_scored, card_sc
                             log_softmax)
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
+from .program import ProgramBot
 
 Rows = Sequence[Sequence[int]]
 
@@ -413,6 +416,7 @@ BOTS: Dict[str, Callable[..., Player]] = {
     "net": NetBot,
     "nsearch": NetSearchBot,
     "belief": BeliefBot,
+    "program": ProgramBot,
 }
 
 
@@ -468,6 +472,7 @@ OPTIONS: Dict[str, Dict[str, Callable[[str], Any]]] = {
                 "confident": _number, "seconds": _number},
 }
 OPTIONS["belief"] = OPTIONS["nsearch"]
+OPTIONS["program"] = {"path": _text, "seconds": _number}
 OPTION_NAMES = {"exact": "exact_handover"}
 
 

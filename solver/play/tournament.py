@@ -122,8 +122,13 @@ class GameSummary:
 
 
 def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
-                  g: int) -> Tuple[int, GameSummary]:
-    result = play_tournament_game(config, bots, seed, g)
+                  g: int) -> Tuple[int, Union[GameSummary, errors.NimmtError]]:
+    """Game g's summary, or the error that stopped it (a bot's illegal answer, say): a worker
+    process hands it back to be raised by the tournament, not lost with the worker."""
+    try:
+        result = play_tournament_game(config, bots, seed, g)
+    except errors.NimmtError as exc:
+        return g, exc
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners,
                           [r.record for r in result.rounds])
 
@@ -172,7 +177,9 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
     results: Dict[int, GameSummary] = {g: s for g, s in (done or {}).items() if g < games}
     todo = [g for g in range(games) if g not in results]
 
-    def finished(g: int, summary: GameSummary) -> None:
+    def finished(g: int, summary: Union[GameSummary, errors.NimmtError]) -> None:
+        if isinstance(summary, errors.NimmtError):
+            raise summary
         if on_game:
             on_game(g, lineup(labels, config.players, g), summary)
         results[g] = replace(summary, records=None)      # the sums need no records

@@ -1,0 +1,159 @@
+"""A bot that is another program (`program:path=FILE`): a bot written in any language sits at
+nimmt's tables (`tournament`, `play`, the paired benchmarks) by reading and writing lines.
+
+The protocol (docs/formats.md, "Program bots"): nimmt starts FILE once per seat and game,
+with no arguments and the bot's seed in the environment (`NIMMT_SEED`), and writes one JSON
+object a line to its standard input:
+
+- `{"ask": "card", "view": VIEW}`: the program answers with a line holding its card;
+- `{"ask": "row", "card": C, "view": VIEW}`: its card C is lower than every row end; it
+  answers with a line holding the row it takes (0..3);
+- `{"tell": "round_over", "record": RECORD, "penalties": [...]}`: the round's game record,
+  as `nimmt play --record` writes it; no answer.
+
+VIEW is the seat's `PlayerView` as JSON, players counted from 1 (`view_dict`). At the end of
+the game nimmt closes the program's input; a program still running a moment later is
+killed. An answer that is no card in hand (or no row), a program that ends, or one that
+does not answer within `seconds` (default 60) stops the game with one line saying so.
+Its standard error is the terminal's: a program may print its own diagnostics there.
+"""
+import json
+import os
+import select
+import subprocess
+import time
+import weakref
+from typing import Any, Dict, Optional, Sequence
+
+from ..core.player import Player, PlayerView
+from ..errors import ConfigError, IllegalMoveError, quote
+from ..limits import MAX_SECONDS
+
+DEFAULT_SECONDS = 60.0      # to answer one question: a program that hangs stops the game
+CLOSE_SECONDS = 2.0         # after its input closes, before a program still running is killed
+MAX_LINE = 1 << 20          # an answer longer than this is no card
+
+
+def view_dict(view: PlayerView) -> Dict[str, Any]:
+    """A view as the program reads it: every field of `PlayerView`, players and turns
+    counted from 1 (rows from 0, as in records)."""
+    return {"players": view.players, "deck": view.config.deck,
+            "threshold": view.config.threshold, "seat": view.seat + 1, "turn": view.turn + 1,
+            "hand": list(view.hand), "rows": [list(r) for r in view.rows],
+            "start_rows": [list(r) for r in view.start_rows],
+            "played": [list(t) for t in view.played],
+            "row_choices": [list(t) for t in view.row_choices],
+            "penalties": list(view.penalties), "scores": list(view.scores),
+            "out_of_play": list(view.out_of_play),
+            "revealed": None if view.revealed is None else list(view.revealed)}
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """End a program: its input closed, then killed if it outlives `CLOSE_SECONDS`."""
+    if process.poll() is None:
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
+        try:
+            process.wait(CLOSE_SECONDS)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    process.stdout.close()
+
+
+class ProgramBot(Player):
+    """The program at `path` (an executable file), asked over pipes; started at its first
+    question, so that a spec can be checked without starting anything."""
+
+    def __init__(self, seed=None, path: Optional[str] = None, seconds: float = DEFAULT_SECONDS):
+        if path is None:
+            raise ConfigError("bot 'program' needs the program: program:path=FILE")
+        if not 0 < seconds <= MAX_SECONDS:
+            raise ConfigError(f"bot 'program': seconds must be in (0, {MAX_SECONDS:g}],"
+                              f" got {quote(seconds)}")
+        self.name = f"program:path={path}"
+        if not os.path.isfile(path):
+            raise ConfigError(f"bot {quote(self.name)}: no program file {quote(path)}")
+        if not os.access(path, os.X_OK):
+            raise ConfigError(f"bot {quote(self.name)}: {quote(path)} is not executable"
+                              f" (chmod +x, with a #! line naming its interpreter)")
+        self.path, self.seconds, self.seed = path, seconds, seed
+        self._process: Optional[subprocess.Popen] = None
+        self._buffer = b""
+
+    def close(self) -> None:
+        """End the program now (else when the bot is collected, or at exit)."""
+        if self._process is not None:
+            self._finalizer()
+            self._process = None
+
+    def choose_card(self, view: PlayerView) -> int:
+        return self._ask({"ask": "card", "view": view_dict(view)}, view, "a card")
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        return self._ask({"ask": "row", "card": card, "view": view_dict(view)}, view, "a row")
+
+    def round_over(self, record: Dict[str, Any], penalties: Sequence[int]) -> None:
+        if self._process is not None:
+            self._send({"tell": "round_over", "record": record,
+                        "penalties": list(penalties)}, None)
+
+    # the pipes ------------------------------------------------------------------------------
+    def _start(self) -> subprocess.Popen:
+        env = dict(os.environ, NIMMT_SEED="" if self.seed is None else str(self.seed))
+        try:
+            process = subprocess.Popen([os.path.abspath(self.path)], stdin=subprocess.PIPE,
+                                       stdout=subprocess.PIPE, env=env, close_fds=True)
+        except OSError as exc:
+            raise ConfigError(f"bot {quote(self.name)}: cannot start {quote(self.path)}:"
+                              f" {exc.strerror}") from None
+        self._finalizer = weakref.finalize(self, _stop, process)
+        self._process = process
+        return process
+
+    def _send(self, message: Dict[str, Any], view: Optional[PlayerView]) -> None:
+        line = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        try:
+            self._process.stdin.write(line)
+            self._process.stdin.flush()
+        except OSError:                       # it ended: said when its answer is read
+            if view is not None:
+                self._ended(view, "before it was asked")
+
+    def _ask(self, message: Dict[str, Any], view: PlayerView, what: str) -> Any:
+        if self._process is None:
+            self._start()
+        self._send(message, view)
+        line = self._read_line(view, what)
+        try:
+            return json.loads(line)
+        except ValueError:
+            return line.decode("utf-8", "replace").strip()    # the runner says what it is
+
+    def _read_line(self, view: PlayerView, what: str) -> bytes:
+        fd = self._process.stdout.fileno()
+        deadline = time.monotonic() + self.seconds
+        while b"\n" not in self._buffer:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                self.close()
+                raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) did not answer"
+                                       f" {what} within {self.seconds:g} s")
+            data = os.read(fd, 65536)
+            if not data:
+                self._ended(view, f"without answering {what}")
+            self._buffer += data
+            if len(self._buffer) > MAX_LINE:
+                self.close()
+                raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) answered more than"
+                                       f" {MAX_LINE} bytes for {what}")
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _ended(self, view: PlayerView, when: str) -> None:
+        status = self._process.wait()
+        self.close()
+        raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) ended {when} (exit status"
+                               f" {status})")

@@ -1,0 +1,140 @@
+"""`program:path=FILE`: a bot that is another program, asked over pipes (solver/play/program.py).
+A program that plays as a Python bot plays the same games; what it is told is the seat's
+view; a program that answers badly, ends or hangs stops the game with one line."""
+import json
+import os
+import sys
+
+import pytest
+from tests.support import assert_input_error, run
+
+from solver import GameConfig, Player
+from solver.core.record import position_after, replay_steps
+from solver.play.tournament import run_tournament
+
+# the lowest card; a too-low card takes the row of the fewest bullheads (the lowest among
+# equals): the default row of a Python Player. Every message is kept in LOG, if set.
+LOWEST = """\
+import json, os, sys
+def bulls(c):
+    return 7 if c == 55 else 5 if c % 11 == 0 else 3 if c % 10 == 0 else 2 if c % 5 == 0 else 1
+log = os.environ.get("LOG")
+for line in sys.stdin:
+    message = json.loads(line)
+    if log:
+        with open(log, "a") as f:
+            f.write(json.dumps(dict(message, seed=os.environ["NIMMT_SEED"])) + "\\n")
+    if message.get("ask") == "card":
+        print(min(message["view"]["hand"]), flush=True)
+    elif message.get("ask") == "row":
+        rows = message["view"]["rows"]
+        print(min(range(4), key=lambda r: (sum(map(bulls, rows[r])), r)), flush=True)
+"""
+# plays the lowest card for two turns, then misbehaves as MODE says
+BAD = """\
+import json, os, sys, time
+mode = os.environ["MODE"]
+for line in sys.stdin:
+    message = json.loads(line)
+    if "ask" not in message:
+        continue
+    if message["view"]["turn"] <= 2:
+        print(min(message["view"]["hand"]) if message["ask"] == "card" else 0, flush=True)
+    elif mode == "words":
+        print("the lowest", flush=True)
+    elif mode == "exit":
+        sys.exit(3)
+    elif mode == "hang":
+        time.sleep(60)
+    elif mode == "card":
+        print(105, flush=True)
+"""
+
+
+def program(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(f"#!{sys.executable}\n" + text)
+    path.chmod(0o755)
+    return str(path)
+
+
+class Lowest(Player):
+    def choose_card(self, view):
+        return min(view.hand)
+
+
+def test_a_program_plays_the_games_its_python_twin_plays(tmp_path):
+    path = program(tmp_path, "lowest.py", LOWEST)
+    config = GameConfig(players=4)
+    ours = run_tournament(config, [f"program:path={path}", "greedy"], games=4, seed=1)
+    twin = run_tournament(config, [(f"program:path={path}", lambda seed: Lowest()), "greedy"],
+                          games=4, seed=1)
+    assert ours == twin
+
+
+def test_the_program_is_told_its_view_and_each_round(tmp_path, monkeypatch):
+    log = tmp_path / "log.jsonl"
+    monkeypatch.setenv("LOG", str(log))
+    path = program(tmp_path, "lowest.py", LOWEST)
+    result = run(["tournament", "-n", "3", "--bots", f"program:path={path},safe,greedy",
+                  "--games", "1", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    messages = [json.loads(line) for line in log.read_text().splitlines()]
+    first = messages[0]
+    assert first["ask"] == "card" and first["seed"].isdigit()
+    view = first["view"]
+    assert (view["players"], view["deck"], view["threshold"], view["seat"], view["turn"]) == \
+        (3, 104, 66, 1, 1)
+    assert len(view["hand"]) == 10 and view["rows"] == view["start_rows"] and len(view["rows"]) == 4
+    assert view["played"] == [] and view["penalties"] == [0, 0, 0] and view["revealed"] is None
+    asks = [m for m in messages if "ask" in m]
+    assert [m["view"]["turn"] for m in asks if m["ask"] == "card"][:10] == list(range(1, 11))
+    for m in asks:
+        if m["ask"] == "row":               # asked during the resolution, the turn's cards seen
+            assert m["card"] == min(m["view"]["revealed"]) and m["card"] not in m["view"]["hand"]
+    rounds = [m for m in messages if m.get("tell") == "round_over"]
+    assert rounds
+    for m in rounds:
+        final = position_after(*replay_steps(m["record"]))
+        assert list(final.penalties) == m["penalties"] and final.hand_size == 0
+
+
+@pytest.mark.parametrize("mode, words", [
+    ("words", ["answered 'the lowest' for a card", "not an integer"]),
+    ("exit", ["ended without answering a card", "exit status 3"]),
+    ("hang", ["did not answer a card within 0.5 s"]),
+    ("card", ["played 105, not in its hand"]),
+])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_program_that_answers_badly_stops_the_game_in_one_line(tmp_path, monkeypatch, mode,
+                                                                  words, jobs):
+    monkeypatch.setenv("MODE", mode)
+    path = program(tmp_path, "bad.py", BAD)
+    result = run(["tournament", "-n", "3", "--bots", f"program:path={path}:seconds=0.5,greedy",
+                  "--games", "2", "--jobs", jobs])
+    assert result.exit_code == 2, result.output
+    line = [l for l in result.stderr.splitlines() if l.startswith("nimmt: error:")]
+    assert len(line) == 1 and all(w in line[0] for w in words), result.stderr
+    assert "Traceback (most recent call last):\n  File \"/" not in result.stderr.split(
+        "nimmt: error:")[-1]
+
+
+def test_a_spec_without_a_runnable_program_is_refused_before_any_game(tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not a program")
+    for spec, words in [("program", ["needs the program", "program:path=FILE"]),
+                        (f"program:path={tmp_path / 'missing'}", ["no program file"]),
+                        (f"program:path={text}", ["not executable", "chmod +x"]),
+                        ("program:path=x:seconds=0", ["seconds must be in"]),
+                        ("program:path=", ["bad value"])]:
+        assert_input_error(run(["tournament", "-n", "3", "--bots", f"{spec},greedy",
+                                "--games", "2"]), *words)
+
+
+def test_a_program_plays_against_you(tmp_path):
+    path = program(tmp_path, "lowest.py", LOWEST)
+    answers = "\n".join(str(n) for _ in range(60) for n in range(105)) + "\n"
+    out = run(["play", "-n", "2", "--bots", f"program:path={path}", "--seed", "3"], answers)
+    assert out.exit_code == 0, out.output
+    assert "game over after" in out.stdout
+    assert not [p for p in os.popen("ps -eo args").read().splitlines() if path in p]
