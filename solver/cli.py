@@ -21,6 +21,7 @@ import click
 from . import errors
 from .batch.deals import MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
+from .core.notation import INTEGER_TEXT
 from .core.position import Position
 from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
@@ -554,6 +555,46 @@ def bench(ctx, name, args):
     status = run(name, args)
     if status:
         ctx.exit(status)
+
+
+# engine -----------------------------------------------------------------------------------
+@main.command()
+@click.option("--bot", "spec", default="belief", show_default=True, metavar="SPEC",
+              help="The bot that answers (any bot of 'nimmt tournament').")
+@click.option("--seed", type=int, default=None,
+              help="Seed of the bot (default: NIMMT_SEED from the environment, else 0).")
+def engine(spec, seed):
+    """Answer a table's questions with one of nimmt's bots, over standard input and output.
+
+    Reads one JSON object a line: {"ask": "card", "view": VIEW} and {"ask": "row", "card":
+    C, "view": VIEW} get one line each, the card or the row; {"tell": "round_over", ...}
+    none. The protocol of the bot program:path=FILE (docs/formats.md, "Program bots"), so
+    a table of another tool can seat nimmt's bots, and a script running 'nimmt engine' is a
+    program bot. Ends at the end of the input; a malformed line ends it with one line on
+    stderr and exit status 2.
+
+    \b
+    Example:
+      echo '{"ask": "card", "view": {...}}' | nimmt engine --bot greedy
+    """
+    from .play.program import serve
+
+    if seed is None:
+        seed = os.environ.get("NIMMT_SEED") or "0"
+        if not INTEGER_TEXT.fullmatch(seed.strip()):
+            raise errors.NimmtError(f"NIMMT_SEED must be an integer, got {errors.quote(seed)}")
+        seed = int(seed)
+    bot = make_bot(spec, seed)
+
+    def answer(value: int) -> None:
+        sys.stdout.write(f"{int(value)}\n")
+        sys.stdout.flush()
+
+    try:
+        serve(bot, sys.stdin, answer)
+    except BrokenPipeError:                 # the table went away: nothing left to answer
+        sys.stderr.close()
+        os._exit(0)
 
 
 # exploit ----------------------------------------------------------------------------------

@@ -138,3 +138,62 @@ def test_a_program_plays_against_you(tmp_path):
     assert out.exit_code == 0, out.output
     assert "game over after" in out.stdout
     assert not [p for p in os.popen("ps -eo args").read().splitlines() if path in p]
+
+
+# nimmt engine: the other end ----------------------------------------------------------------
+def test_a_program_running_nimmt_engine_plays_as_the_bot_itself(tmp_path):
+    path = tmp_path / "engine.sh"
+    path.write_text(f"#!/bin/sh\nexec '{sys.executable}' -m solver engine --bot sampler\n")
+    path.chmod(0o755)
+    config = GameConfig(players=3)
+    through = run_tournament(config, [f"program:path={path}", "greedy"], games=2, seed=4)
+    native = run_tournament(config, ["sampler", "greedy"], games=2, seed=4)
+    through["bots"][0]["name"] = "sampler"          # the seeds passed on: the same games
+    assert through == native
+
+
+def view_line(**changes):
+    view = {"players": 3, "deck": 104, "threshold": 66, "seat": 2, "turn": 4,
+            "hand": [5, 9, 61, 77], "rows": [[10, 12], [20], [30, 33, 34], [40]],
+            "start_rows": [[10], [20], [30], [40]], "played": [[11, 3, 33], [12, 4, 34],
+                                                              [13, 6, 35]],
+            "row_choices": [[None, None, None], [None, 0, None], [None, None, None]],
+            "penalties": [0, 2, 0], "scores": [10, 0, 3], "out_of_play": [],
+            "revealed": None}
+    view.update(changes)
+    return view
+
+
+def test_the_engine_answers_as_its_bot_would():
+    from solver.play.bots import make_bot
+    from solver.play.program import view_from_dict
+    card = {"ask": "card", "view": view_line()}
+    row = {"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77], revealed=[50, 5, 60])}
+    lines = json.dumps(card) + "\n\n" + json.dumps({"tell": "round_over", "record": {},
+                                                    "penalties": [1, 2, 3]}) + "\n" \
+        + json.dumps(row) + "\n"
+    result = run(["engine", "--bot", "greedy"], lines)
+    assert result.exit_code == 0, result.output
+    bot = make_bot("greedy", 0)
+    assert result.stdout.split() == [str(bot.choose_card(view_from_dict(card["view"]))),
+                                     str(bot.choose_row(view_from_dict(row["view"]), 5))]
+
+
+@pytest.mark.parametrize("line, words", [
+    ("nope", ["line 1", "invalid JSON"]),
+    ("[1]", ["a message is a JSON object"]),
+    ('{"ask": "move"}', ['asks a "card" or a "row"']),
+    ('{"ask": "card", "view": {"players": 3}}', ["the view lacks", "'deck'"]),
+    (json.dumps({"ask": "card", "view": view_line(hand=[5, "x"])}), ["hand", "integers"]),
+    (json.dumps({"ask": "card", "view": view_line(seat=4)}), ["seat"]),
+    (json.dumps({"ask": "card", "view": view_line(hand=[])}), ["empty hand"]),
+    (json.dumps({"ask": "row", "card": 7, "view": view_line(revealed=[50, 5, 60])}),
+     ['"card"', '"revealed"']),
+])
+def test_a_malformed_message_ends_the_engine_in_one_line(line, words):
+    assert_input_error(run(["engine", "--bot", "greedy"], line + "\n"), *words)
+
+
+def test_the_engine_s_seed_comes_from_the_environment(monkeypatch):
+    monkeypatch.setenv("NIMMT_SEED", "seven")
+    assert_input_error(run(["engine"], ""), "NIMMT_SEED must be an integer")

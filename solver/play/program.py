@@ -1,5 +1,8 @@
-"""A bot that is another program (`program:path=FILE`): a bot written in any language sits at
-nimmt's tables (`tournament`, `play`, the paired benchmarks) by reading and writing lines.
+"""Bots as programs, both ends of one protocol: a bot that is another program
+(`program:path=FILE`, `ProgramBot`) sits at nimmt's tables (`tournament`, `play`, the paired
+benchmarks) by reading and writing lines, whatever its language; and `nimmt engine`
+(`serve`) answers the same lines with one of nimmt's bots, for a table that is not
+nimmt's.
 
 The protocol (docs/formats.md, "Program bots"): nimmt starts FILE once per seat and game,
 with no arguments and the bot's seed in the environment (`NIMMT_SEED`), and writes one JSON
@@ -23,10 +26,12 @@ import select
 import subprocess
 import time
 import weakref
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
+from ..core.jsontext import parse_json
 from ..core.player import Player, PlayerView
-from ..errors import ConfigError, IllegalMoveError, quote
+from ..core.rules import GameConfig
+from ..errors import ConfigError, IllegalMoveError, NimmtError, is_integer, quote, quote_json
 from ..limits import MAX_SECONDS
 
 DEFAULT_SECONDS = 60.0      # to answer one question: a program that hangs stops the game
@@ -46,6 +51,83 @@ def view_dict(view: PlayerView) -> Dict[str, Any]:
             "penalties": list(view.penalties), "scores": list(view.scores),
             "out_of_play": list(view.out_of_play),
             "revealed": None if view.revealed is None else list(view.revealed)}
+
+
+def view_from_dict(data: Any) -> PlayerView:
+    """The `PlayerView` of a VIEW (`view_dict`'s inverse); a ConfigError saying what is wrong
+    with a malformed one."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"a view is a JSON object, got {quote_json(data, 60)}")
+    missing = [key for key in VIEW_KEYS if key not in data]
+    if missing:
+        raise ConfigError(f"the view lacks {', '.join(repr(k) for k in missing)}")
+
+    def cards(value: Any, what: str) -> Tuple[int, ...]:
+        if not (isinstance(value, list) and all(is_integer(c) for c in value)):
+            raise ConfigError(f"the view's {what} must be a list of integers, got"
+                              f" {quote_json(value, 60)}")
+        return tuple(value)
+
+    def table(value: Any, what: str, none: bool = False) -> Tuple[Tuple[Any, ...], ...]:
+        if not isinstance(value, list):
+            raise ConfigError(f"the view's {what} must be a list of lists, got"
+                              f" {quote_json(value, 60)}")
+        if none:
+            return tuple(tuple(None if c is None else cards([c], what)[0] for c in t)
+                         if isinstance(t, list) else cards(t, what) for t in value)
+        return tuple(cards(t, what) for t in value)
+
+    for key in ("players", "deck", "threshold", "seat", "turn"):
+        if not is_integer(data[key]):
+            raise ConfigError(f"the view's {key!r} must be an integer, got"
+                              f" {quote_json(data[key], 60)}")
+    config = GameConfig(players=data["players"], deck=data["deck"],
+                        threshold=data["threshold"])
+    revealed = data["revealed"]
+    return PlayerView(config, data["seat"] - 1, table(data["rows"], "rows"),
+                      cards(data["hand"], "hand"), table(data["start_rows"], "start_rows"),
+                      table(data["played"], "played"), cards(data["penalties"], "penalties"),
+                      cards(data["scores"], "scores"), data["turn"] - 1,
+                      None if revealed is None else cards(revealed, "revealed"),
+                      table(data["row_choices"], "row_choices", none=True),
+                      cards(data["out_of_play"], "out_of_play"))
+
+
+VIEW_KEYS = ("players", "deck", "threshold", "seat", "turn", "hand", "rows", "start_rows",
+             "played", "row_choices", "penalties", "scores", "out_of_play", "revealed")
+
+
+def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> None:
+    """The other end (`nimmt engine`): each message line to `bot`, each answer to `answer`.
+    A malformed message, or a card or row the bot cannot give for it, raises a NimmtError
+    naming the line."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            message = parse_json(line)
+            if not isinstance(message, dict):
+                raise ConfigError("a message is a JSON object")
+            if message.get("tell") == "round_over":
+                bot.round_over(message.get("record"), message.get("penalties"))
+                continue
+            ask = message.get("ask")
+            if ask not in ("card", "row"):
+                raise ConfigError('a message asks a "card" or a "row", or tells'
+                                  ' "round_over"')
+            view = view_from_dict(message.get("view"))
+            if ask == "card":
+                if not view.hand:
+                    raise ConfigError("a card is asked of an empty hand")
+                answer(bot.choose_card(view))
+            else:
+                card = message.get("card")
+                if not is_integer(card) or view.revealed is None or card not in view.revealed:
+                    raise ConfigError('a row question names its "card", one of the view\'s'
+                                      ' "revealed"')
+                answer(bot.choose_row(view, card))
+        except NimmtError as exc:
+            raise type(exc)(f"line {number}: {exc}") from None
 
 
 def _stop(process: subprocess.Popen) -> None:
