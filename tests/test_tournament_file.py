@@ -48,6 +48,8 @@ def test_the_file_holds_the_tournament_and_every_game(tmp_path, fresh):
     from solver.core.record import position_after, replay_steps
     for g in games:
         assert len(g["records"]) == len(g["rounds"])
+        assert [(r["seats"], r["round"]) for r in g["records"]] == \
+            [(g["seats"], i + 1) for i in range(len(g["rounds"]))]
         for record, bullheads in zip(g["records"], g["rounds"]):
             final = position_after(*replay_steps(record))
             assert list(final.penalties) == bullheads and final.hand_size == 0

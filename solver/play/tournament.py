@@ -129,8 +129,11 @@ def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
         result = play_tournament_game(config, bots, seed, g)
     except errors.NimmtError as exc:
         return g, exc
+    seats = [name for name, _ in lineup(bot_entries(bots), config.players, g)]
+    # the notes of `nimmt play --record`'s records: a record taken out of the file says who
+    records = [dict(r.record, seats=seats, round=i + 1) for i, r in enumerate(result.rounds)]
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners,
-                          [r.record for r in result.rounds])
+                          records)
 
 
 def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
