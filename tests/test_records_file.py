@@ -52,6 +52,8 @@ def test_a_round_of_the_file_is_replayed_and_reviewed(tmp_path):
     first = run(["replay", str(out), "--round", "1", "--json"])
     assert first.exit_code == 0, first.output
     assert json.loads(first.stdout)["hands"] == [[], [], []]
+    text = run(["review", str(out), "--round", "1", "--iterations", "200"])
+    assert text.stdout.splitlines()[1] == "players: 1 you, 2 greedy-2, 3 safe-3"
     review = run(["review", str(out), "--round", str(count), "--iterations", "200", "--json"])
     assert review.exit_code == 0, review.output
     assert [p["player"] for p in json.loads(review.stdout)["turns"][0]["players"]] == [1, 2, 3]

@@ -26,6 +26,10 @@ def format_review(review: Review) -> str:
     lines = [f"review of {turns_text(len(turns))} of a {start.players}-player round, deck"
              f" {start.deck}, from {start.hand_size} card{'s' if start.hand_size != 1 else ''}"
              " a hand"]
+    seats = start.extra.get("seats")          # a note of play --record and tournament files
+    if (isinstance(seats, list) and len(seats) == start.players
+            and all(isinstance(name, str) for name in seats)):
+        lines.append("players: " + ", ".join(f"{k} {name}" for k, name in enumerate(seats, 1)))
     if not turns:
         return "\n".join(lines + ["the record has no turns: nothing to review"])
     methods = {turn.method for turn in turns}
