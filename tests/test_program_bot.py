@@ -10,6 +10,7 @@ from tests.support import assert_input_error, run
 
 from solver import GameConfig, Player
 from solver.core.record import position_after, replay_steps
+from solver.play.bots import make_bot
 from solver.play.tournament import run_tournament
 
 # the lowest card; a too-low card takes the row of the fewest bullheads (the lowest among
@@ -165,7 +166,6 @@ def view_line(**changes):
 
 
 def test_the_engine_answers_as_its_bot_would():
-    from solver.play.bots import make_bot
     from solver.play.program import view_from_dict
     card = {"ask": "card", "view": view_line()}
     row = {"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77], revealed=[50, 5, 60])}
@@ -197,3 +197,32 @@ def test_a_malformed_message_ends_the_engine_in_one_line(line, words):
 def test_the_engine_s_seed_comes_from_the_environment(monkeypatch):
     monkeypatch.setenv("NIMMT_SEED", "seven")
     assert_input_error(run(["engine"], ""), "NIMMT_SEED must be an integer")
+
+
+class Recorder(Player):
+    """Plays its lowest card and keeps every view it is asked with."""
+
+    def __init__(self, views):
+        self.views = views
+
+    def choose_card(self, view):
+        self.views.append(view)
+        return min(view.hand)
+
+    def choose_row(self, view, card):
+        self.views.append(view)
+        return 3
+
+
+@pytest.mark.parametrize("players, deck", [(2, 24), (3, 104), (5, 104), (10, 104)])
+def test_a_view_read_back_is_the_view_written(players, deck):
+    from solver.play.program import view_dict, view_from_dict
+    from solver.play.runner import play_game
+    views = []
+    config = GameConfig(players=players, deck=deck, threshold=30)
+    play_game(config, [Recorder(views)] + [make_bot("random", k) for k in range(players - 1)],
+              seed=players)
+    assert any(v.revealed is not None for v in views) and any(v.row_choices for v in views)
+    for view in views:
+        text = json.dumps(view_dict(view))
+        assert view_from_dict(json.loads(text)) == view
