@@ -187,8 +187,19 @@ def test_the_engine_answers_as_its_bot_would():
     (json.dumps({"ask": "card", "view": view_line(hand=[5, "x"])}), ["hand", "integers"]),
     (json.dumps({"ask": "card", "view": view_line(seat=4)}), ["seat"]),
     (json.dumps({"ask": "card", "view": view_line(hand=[])}), ["empty hand"]),
-    (json.dumps({"ask": "row", "card": 7, "view": view_line(revealed=[50, 5, 60])}),
+    (json.dumps({"ask": "row", "card": 7, "view": view_line(hand=[9, 61, 77],
+                                                            revealed=[50, 5, 60])}),
      ['"card"', '"revealed"']),
+    (json.dumps({"ask": "card", "view": view_line(hand=[5, 9, 12, 77])}), ["on the table"]),
+    (json.dumps({"ask": "card", "view": view_line(out_of_play=[61])}), ["out of play"]),
+    (json.dumps({"ask": "card", "view": view_line(rows=[[10, 12], [12], [30], [40]])}),
+     ["no card twice"]),
+    (json.dumps({"ask": "card", "view": view_line(turn=9)}), ["turn 9 does not fit"]),
+    (json.dumps({"ask": "card", "view": view_line(row_choices=[[None]])}),
+     ["one list of 3 a turn"]),
+    (json.dumps({"ask": "card", "view": view_line(row_choices=[[4, None, None]] * 3)}),
+     ["rows 0..3 or null"]),
+    (json.dumps({"ask": "card", "view": view_line(penalties=[0, -1, 0])}), ["negative"]),
 ])
 def test_a_malformed_message_ends_the_engine_in_one_line(line, words):
     assert_input_error(run(["engine", "--bot", "greedy"], line + "\n"), *words)

@@ -84,13 +84,48 @@ def view_from_dict(data: Any) -> PlayerView:
     config = GameConfig(players=data["players"], deck=data["deck"],
                         threshold=data["threshold"])
     revealed = data["revealed"]
-    return PlayerView(config, data["seat"] - 1, table(data["rows"], "rows"),
+    view = PlayerView(config, data["seat"] - 1, table(data["rows"], "rows"),
                       cards(data["hand"], "hand"), table(data["start_rows"], "start_rows"),
                       table(data["played"], "played"), cards(data["penalties"], "penalties"),
                       cards(data["scores"], "scores"), data["turn"] - 1,
                       None if revealed is None else cards(revealed, "revealed"),
                       table(data["row_choices"], "row_choices", none=True),
                       cards(data["out_of_play"], "out_of_play"))
+    check_view(view)
+    return view
+
+
+def check_view(view: PlayerView) -> None:
+    """What `PlayerView` leaves unchecked (the views nimmt makes are right by construction), for
+    a view that comes from another tool: each turn's cards and row choices one per seat, every
+    card in the deck, rows rising, no card twice on the rows or both in hand and elsewhere, no
+    negative count."""
+    n, deck = view.players, view.config.deck
+    if any(len(t) != n for t in view.played) or len(view.row_choices) != len(view.played) \
+            or any(len(t) != n for t in view.row_choices):
+        raise ConfigError(f"the view's played and row_choices must hold one list of {n} a"
+                          " turn, as many of each")
+    if any(r is not None and not 0 <= r <= 3 for t in view.row_choices for r in t):
+        raise ConfigError("the view's row_choices must be rows 0..3 or null")
+    if view.turn < len(view.played) or len(view.hand) + view.turn > view.config.hand_size:
+        raise ConfigError(f"the view's turn {view.turn + 1} does not fit its {len(view.played)}"
+                          f" turns played and {len(view.hand)} cards in hand")
+    seen = [c for row in view.rows for c in row] + [c for t in view.played for c in t] \
+        + [c for row in view.start_rows for c in row] + list(view.out_of_play) \
+        + list(view.revealed or ())
+    if any(not 1 <= c <= deck for c in seen):
+        raise ConfigError(f"the view's cards must be 1..{deck}")
+    if len(view.start_rows) != 4:
+        raise ConfigError("the view's start_rows must be 4 rows")
+    on_rows = [c for row in view.rows for c in row]
+    if any(list(r) != sorted(set(r)) for r in view.rows + view.start_rows) \
+            or len(set(on_rows)) != len(on_rows):
+        raise ConfigError("the view's rows must each rise, card by card, no card twice")
+    if len(set(view.hand)) != len(view.hand) or set(view.hand) & set(seen):
+        raise ConfigError("a card of the view's hand is twice in it, or also on the table,"
+                          " played or out of play")
+    if min(view.penalties) < 0 or (view.scores and min(view.scores) < 0):
+        raise ConfigError("the view's penalties and scores must not be negative")
 
 
 VIEW_KEYS = ("players", "deck", "threshold", "seat", "turn", "hand", "rows", "start_rows",
