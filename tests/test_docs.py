@@ -44,6 +44,8 @@ class Example:
     expected: List[str]
     first_output_line: int     # 0-based index in the document's lines
     end_output_line: int
+    block: int = 0             # 0-based index of its block's opening fence: the commands of
+                               # a block run in order, one after the other (files they share)
 
 
 def fenced(path: str) -> List[Tuple[Optional[str], str]]:
@@ -64,11 +66,14 @@ def fenced(path: str) -> List[Tuple[Optional[str], str]]:
 
 def console_examples(path: str) -> List[Example]:
     examples: List[Example] = []
+    block = 0
     for i, (kind, line) in enumerate(fenced(path)):
+        if kind is None and FENCE.match(line):
+            block = i
         if kind != "console":
             continue
         if line.startswith("$ "):
-            examples.append(Example(path, i + 1, line[2:], [], i + 1, i + 1))
+            examples.append(Example(path, i + 1, line[2:], [], i + 1, i + 1, block))
         elif examples and examples[-1].end_output_line == i:
             examples[-1].expected.append(line)
             examples[-1].end_output_line = i + 1
@@ -137,10 +142,22 @@ def differences(expected: List[str], actual: List[str]) -> List[str]:
 EXAMPLES = [e for path in DOCUMENTS for e in console_examples(path)]
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[f"{e.path}:{e.line}" for e in EXAMPLES])
-def test_console_example(example: Example):
-    problems = differences(example.expected, run(example.command))
-    assert not problems, f"{example.path}:{example.line} `{example.command}`\n" + "\n".join(problems)
+BLOCKS: List[List[Example]] = []
+for _example in EXAMPLES:
+    if BLOCKS and (BLOCKS[-1][0].path, BLOCKS[-1][0].block) == (_example.path, _example.block):
+        BLOCKS[-1].append(_example)
+    else:
+        BLOCKS.append([_example])
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[f"{b[0].path}:{b[0].line}" for b in BLOCKS])
+def test_console_block(block: List[Example]):
+    """A block's commands in order, in one test: a later one may read what an earlier one
+    wrote (tests running in parallel would otherwise race on those files)."""
+    for example in block:
+        problems = differences(example.expected, run(example.command))
+        assert not problems, (f"{example.path}:{example.line} `{example.command}`\n"
+                              + "\n".join(problems))
 
 
 def python_text(path: str) -> str:
