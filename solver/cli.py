@@ -447,13 +447,16 @@ def play(players, bots, variant, threshold, seed, record_file):
                            on_turn=turn_done)
     except GameQuit:
         click.echo("game abandoned")
-        return
+        result = None
     finally:
         if records is not None:
             records.unlock()
-    winners = " and ".join(seat_names[k] for k in result.winners)
-    click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
-               f"{'s' if len(result.winners) == 1 else ''}")
+    if result is not None:
+        winners = " and ".join(seat_names[k] for k in result.winners)
+        click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
+                   f"{'s' if len(result.winners) == 1 else ''}")
+    if records is not None and records.kept():
+        click.echo(records.kept())
 
 
 # tournament -------------------------------------------------------------------------------

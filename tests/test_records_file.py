@@ -40,8 +40,11 @@ def test_a_game_s_rounds_are_kept_and_replay_to_what_it_printed(tmp_path):
         printed = result.stdout.split(f"round {number} over: ")[1].splitlines()[0]
         assert " ".join(part.split(" = ")[0].split()[-1]
                         for part in printed.split(", ")) == gains
+    assert result.stdout.splitlines()[-1] == (f"this game's rounds 1 to {len(rounds)} of"
+                                              f" '{out}': nimmt review {out} --round 1")
     # a second game adds its rounds to the file's end
-    assert played(out).exit_code == 0
+    again = played(out)
+    assert again.exit_code == 0 and f"--round {len(rounds) + 1}" in again.stdout
     assert records(out) == rounds + rounds           # the same seed: the same game
 
 
@@ -72,6 +75,7 @@ def test_an_abandoned_game_keeps_the_rounds_it_finished(tmp_path):
             answers.append(str(turn["row_choices"][0]))
     result = played(out, "\n".join(answers) + "\nquit\n")
     assert "game abandoned" in result.stdout and "round 1 over" in result.stdout
+    assert result.stdout.splitlines()[-1].startswith("this game's round 1 of")
     assert records(out) == [first]
 
 

@@ -8,6 +8,7 @@ player), plus two notes that records may carry and no reader needs: `seats` (the
 each seat) and `round` (1 for a game's first).
 """
 import json
+import shlex
 from typing import Any, Dict, Sequence
 
 from .. import errors
@@ -41,6 +42,8 @@ def _torn(data: bytes) -> bool:
 class RecordsFile(LineFile):
     def __init__(self, path: str):
         super().__init__(path, "nimmt play", "--record")
+        self.before = 0          # rounds the file held when opened
+        self.written = 0         # rounds this game added
 
     def open(self) -> None:
         """Hold the file for this game and check it: a new one, or one of records (a torn
@@ -57,6 +60,7 @@ class RecordsFile(LineFile):
             if _rounds_text(data[:whole]) is None or (tail is None and not _torn(data[whole:])):
                 raise errors.NimmtError(f"{self.name} is not a records file (one game record"
                                         " a line): give a new --record file")
+            self.before = len(records_in(data[:whole].decode("utf-8")) or []) + bool(tail)
             if tail:                    # a whole record that lacks its newline: keep it
                 self.append_bytes(b"\n")
             elif whole < len(data):     # a record torn by a kill: the round is lost
@@ -70,3 +74,13 @@ class RecordsFile(LineFile):
         """Append a finished round's record, with the seats' names and its number in the
         game (1 first) as notes; on disk when this returns."""
         self.append(dict(record, seats=list(seats), round=number))
+        self.written += 1
+
+    def kept(self) -> str:
+        """Where this game's rounds are, for the end of the game ('' when none are)."""
+        if not self.written:
+            return ""
+        first, last = self.before + 1, self.before + self.written
+        rounds = f"round {first}" if first == last else f"rounds {first} to {last}"
+        return (f"this game's {rounds} of {self.name}: nimmt review"
+                f" {shlex.quote(self.path)} --round {first}")
