@@ -448,6 +448,10 @@ def play(players, bots, variant, threshold, seed, record_file):
     except GameQuit:
         click.echo("game abandoned")
         result = None
+    except EndOfInput:
+        if records is not None and records.kept():
+            click.echo(records.kept())      # the rounds finished are kept: say where
+        raise
     finally:
         if records is not None:
             records.unlock()

@@ -62,21 +62,39 @@ def test_a_round_of_the_file_is_replayed_and_reviewed(tmp_path):
     assert [p["player"] for p in json.loads(review.stdout)["turns"][0]["players"]] == [1, 2, 3]
 
 
+def round_answers(record):
+    """Player 1's answers that play a recorded round again: its cards, and its rows where
+    it was asked for one."""
+    answers = []
+    for turn in record["turns"]:
+        answers.append(str(turn["cards"][0]))
+        if (turn.get("row_choices") or [None])[0] is not None:
+            answers.append(str(turn["row_choices"][0]))
+    return answers
+
+
 def test_an_abandoned_game_keeps_the_rounds_it_finished(tmp_path):
     out = tmp_path / "games.jsonl"
     played(out)
     first = records(out)[0]
     out.unlink()
-    # the first round played again as it was (its cards, and its rows where asked), then quit
-    answers = []
-    for turn in first["turns"]:
-        answers.append(str(turn["cards"][0]))
-        if (turn.get("row_choices") or [None])[0] is not None:
-            answers.append(str(turn["row_choices"][0]))
-    result = played(out, "\n".join(answers) + "\nquit\n")
+    # the first round played again as it was, then quit
+    result = played(out, "\n".join(round_answers(first)) + "\nquit\n")
     assert "game abandoned" in result.stdout and "round 1 over" in result.stdout
     assert result.stdout.splitlines()[-1].startswith("this game's round 1 of")
     assert records(out) == [first]
+
+
+def test_input_that_ends_mid_game_keeps_the_rounds_finished(tmp_path):
+    out = tmp_path / "games.jsonl"
+    played(out)
+    first = records(out)[0]
+    out.unlink()
+    result = played(out, "\n".join(round_answers(first)) + "\n")    # the first round only
+    assert result.exit_code == 4
+    assert result.stderr.strip() == "nimmt: error: end of input: game abandoned"
+    assert result.stdout.splitlines()[-1].startswith("this game's round")
+    assert records(out)[0] == first
 
 
 def test_a_torn_last_line_is_removed(tmp_path):
