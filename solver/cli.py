@@ -268,9 +268,9 @@ def write_text(out: Optional[str], text: str) -> None:
 
 # replay -----------------------------------------------------------------------------------
 round_option = click.option(
-    "--round", "round_number", type=click.IntRange(1), default=None, metavar="N",
+    "--round", "round_number", type=int, default=None, metavar="N",
     help="The round to take from a file of several (a 'play --record' file, a 'tournament"
-         " --out' file): the N-th, 1 first, in file order.")
+         " --out' file): the N-th, 1 first, in file order; -1 the last, -2 the one before.")
 
 
 @main.command()

@@ -109,8 +109,8 @@ def read_source(source: str, what: str = "a position") -> str:
 def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, Any]:
     """A game record (JSON) from a file path, or from stdin when `source` is '-'. The file
     may also hold several rounds (`records_in`: the records file of `nimmt play --record`,
-    the games file of `nimmt tournament --out`): `round_number` (1 first) picks one, and is
-    needed when there are more than one."""
+    the games file of `nimmt tournament --out`): `round_number` (1 first; -1 the last)
+    picks one, and is needed when there are more than one."""
     text = read_source(source, "a game record")
     name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
@@ -133,10 +133,11 @@ def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, An
             return records[0]
         raise errors.RecordError(f"{name} holds {len(records)} rounds: pick one with --round N"
                                  f" (1..{len(records)})")
-    if not 1 <= round_number <= len(records):
+    if not (1 <= round_number <= len(records) or -len(records) <= round_number <= -1):
         rounds = "1 round" if len(records) == 1 else f"{len(records)} rounds"
-        raise errors.RecordError(f"--round {round_number}: {name} holds {rounds}")
-    return records[round_number - 1]
+        raise errors.RecordError(f"--round {round_number}: {name} holds {rounds}"
+                                 f" (1..{len(records)}, or -1 for the last)")
+    return records[round_number - 1 if round_number > 0 else round_number]
 
 
 def _rounds_of(data: Any) -> Optional[List[Any]]:

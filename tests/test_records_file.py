@@ -149,7 +149,11 @@ def test_a_file_of_several_rounds_needs_one_picked(tmp_path):
     assert_input_error(run(["review", str(out)]), "pick one with --round N")
     assert_input_error(run(["replay", str(out), "--round", str(count + 1)]),
                        f"--round {count + 1}", f"holds {count} rounds")
-    assert "--round" in run(["replay", str(out), "--round", "0"]).stderr
+    assert_input_error(run(["replay", str(out), "--round", "0"]), "--round 0")
+    assert_input_error(run(["replay", str(out), "--round", str(-count - 1)]), "or -1 for the last")
+    last = run(["replay", str(out), "--round", "-1", "--json"])
+    assert last.exit_code == 0 and last.stdout == run(["replay", str(out), "--round", str(count),
+                                                       "--json"]).stdout
 
 
 @pytest.mark.parametrize("text, words", [
