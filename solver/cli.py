@@ -442,6 +442,11 @@ def play(players, bots, variant, threshold, seed, record_file):
     if record_file is not None:
         records = RecordsFile(record_file)
         records.open()
+
+    def tell_kept() -> None:                # where the rounds finished are, if any
+        if records is not None and records.kept():
+            click.echo(records.kept())
+
     try:
         result = play_game(config, seats, rng.getrandbits(64), on_round=round_done,
                            on_turn=turn_done)
@@ -449,8 +454,7 @@ def play(players, bots, variant, threshold, seed, record_file):
         click.echo("game abandoned")
         result = None
     except EndOfInput:
-        if records is not None and records.kept():
-            click.echo(records.kept())      # the rounds finished are kept: say where
+        tell_kept()
         raise
     finally:
         if records is not None:
@@ -459,8 +463,7 @@ def play(players, bots, variant, threshold, seed, record_file):
         winners = " and ".join(seat_names[k] for k in result.winners)
         click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
                    f"{'s' if len(result.winners) == 1 else ''}")
-    if records is not None and records.kept():
-        click.echo(records.kept())
+    tell_kept()
 
 
 # tournament -------------------------------------------------------------------------------

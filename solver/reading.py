@@ -2,8 +2,9 @@
 
 `load_position` reads a position in JSON or the text notation, and refuses a game record
 where a position is expected, saying how to get the position after its turns;
-`load_record` reads a game record (or picks one round of a file of several); `load_position_or_record` takes either, a record as the
-position after its turns with its viewer's view of them. On a terminal, reading stdin is
+`load_record` reads a game record (or picks one round of a file of several);
+`load_position_or_record` takes either, a record as the position after its turns with its
+viewer's view of them. On a terminal, reading stdin is
 announced on stderr (the command would otherwise wait in silence).
 """
 import json

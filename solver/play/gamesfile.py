@@ -5,10 +5,11 @@ that a stopped tournament resumes where it stopped and a finished one keeps its 
 Line 1: `{"tournament": {"players", "deck", "threshold", "seed", "bots"}}`; then one line a
 game, in the order they finish: `{"game": g, "seats": [bot of each seat], "rounds": [[the
 bullheads of each seat in a round], ...], "scores": [each seat's total], "winners": [the
-seats, numbered 1..N, of the lowest total], "records": [each round's game record]}`. Games are seeded one by one from the
-tournament's seed (tournament.py), so a game read back is the game a new run would play: a
-resumed tournament sums up as one run would. A file of another tournament is refused; one
-of the same tournament with more games than asked lends the first `games` of them.
+seats, numbered 1..N, of the lowest total], "records": [each round's game record]}`. Games
+are seeded one by one from the tournament's seed (tournament.py), so a game read back is
+the game a new run would play: a resumed tournament sums up as one run would. A file of
+another tournament is refused; one of the same tournament with more games than asked lends
+the first `games` of them.
 """
 from typing import Any, Dict, Optional
 

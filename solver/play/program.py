@@ -110,14 +110,14 @@ def check_view(view: PlayerView) -> None:
     if view.turn < len(view.played) or len(view.hand) + view.turn > view.config.hand_size:
         raise ConfigError(f"the view's turn {view.turn + 1} does not fit its {len(view.played)}"
                           f" turns played and {len(view.hand)} cards in hand")
-    seen = [c for row in view.rows for c in row] + [c for t in view.played for c in t] \
+    on_rows = [c for row in view.rows for c in row]
+    seen = on_rows + [c for t in view.played for c in t] \
         + [c for row in view.start_rows for c in row] + list(view.out_of_play) \
         + list(view.revealed or ())
     if any(not 1 <= c <= deck for c in seen):
         raise ConfigError(f"the view's cards must be 1..{deck}")
     if len(view.start_rows) != 4:
         raise ConfigError("the view's start_rows must be 4 rows")
-    on_rows = [c for row in view.rows for c in row]
     if any(list(r) != sorted(set(r)) for r in view.rows + view.start_rows) \
             or len(set(on_rows)) != len(on_rows):
         raise ConfigError("the view's rows must each rise, card by card, no card twice")
@@ -218,7 +218,7 @@ class ProgramBot(Player):
                         "penalties": list(penalties)}, None)
 
     # the pipes ------------------------------------------------------------------------------
-    def _start(self) -> subprocess.Popen:
+    def _start(self) -> None:
         env = dict(os.environ, NIMMT_SEED="" if self.seed is None else str(self.seed))
         try:
             process = subprocess.Popen([os.path.abspath(self.path)], stdin=subprocess.PIPE,
@@ -228,7 +228,6 @@ class ProgramBot(Player):
                               f" {exc.strerror}") from None
         self._finalizer = weakref.finalize(self, _stop, process)
         self._process = process
-        return process
 
     def _send(self, message: Dict[str, Any], view: Optional[PlayerView]) -> None:
         line = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")

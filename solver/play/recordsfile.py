@@ -9,7 +9,7 @@ each seat) and `round` (1 for a game's first).
 """
 import json
 import shlex
-from typing import Any, Dict, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from .. import errors
 from ..linefile import LineFile, whole_lines
@@ -19,13 +19,12 @@ from ..reading import records_in
 TORN = b'{"deck": '       # how every line written here starts (Position.to_dict's first key)
 
 
-def _rounds_text(data: bytes):
-    """The text of `data` if it is lines of game records (or blank), else None."""
+def _rounds(data: bytes) -> Optional[List[Any]]:
+    """The game records of `data`, lines of them ([] when blank); None for anything else."""
     try:
-        text = data.decode("utf-8")
+        return records_in(data.decode("utf-8"))
     except UnicodeError:
         return None
-    return text if not text.strip() or records_in(text) is not None else None
 
 
 def _torn(data: bytes) -> bool:
@@ -56,12 +55,12 @@ class RecordsFile(LineFile):
         try:
             data = self.read_bytes(missing_ok=True)
             whole = whole_lines(data)
-            tail = _rounds_text(data[whole:])       # a last line without its newline
-            if _rounds_text(data[:whole]) is None or (tail is None and not _torn(data[whole:])):
+            lines, tail = _rounds(data[:whole]), _rounds(data[whole:])   # tail: no newline
+            if lines is None or (tail is None and not _torn(data[whole:])):
                 raise errors.NimmtError(f"{self.name} is not a records file (one game record"
                                         " a line): give a new --record file")
-            self.before = len(records_in(data[:whole].decode("utf-8")) or []) + bool(tail)
-            if tail:                    # a whole record that lacks its newline: keep it
+            self.before = len(lines) + len(tail or [])
+            if tail is not None and whole < len(data):   # whole, but for its newline: kept
                 self.append_bytes(b"\n")
             elif whole < len(data):     # a record torn by a kill: the round is lost
                 self.truncate(whole)
