@@ -19,7 +19,7 @@ from typing import Any, Callable, List, Optional, Tuple
 import click
 
 from . import errors
-from .batch.deals import MAX_COUNT, deal_positions
+from .batch.deals import DEAL_FILE, MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.notation import INTEGER_TEXT
 from .core.position import Position
@@ -27,7 +27,7 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import check_writable, stop_name, stop_on_termination, write_text_file
+from .files import NPZ_FILE, check_writable, stop_name, stop_on_termination, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import BOTS, make_bot, parse_bot_names
@@ -35,7 +35,8 @@ from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
 from .core.deal import deal
 from .play.runner import RoundResult, play_game
 from .play.tournament import run_tournament
-from .reading import load_position, load_position_or_record, load_record
+from .reading import (load_position, load_position_or_record, load_record, read_line,
+                      read_lines)
 from .text.progress import ExactProgress, GamesProgress, SearchProgress
 from .text.render import describe_turn, render_position, render_row
 from .text.tournament import format_table
@@ -55,6 +56,8 @@ class ExitStatus(IntEnum):
     INTERRUPTED = 130   # Ctrl-C (solve and best still give the bounds, or the answer so far)
     HUNG_UP = 129       # SIGHUP (the terminal closed): stopped as by Ctrl-C
     TERMINATED = 143    # SIGTERM (kill, timeout): stopped as by Ctrl-C
+    OUTPUT_CLOSED = 141  # stdout closed before all was written (a pipe into head): quietly,
+                         # the status a shell gives a tool stopped by SIGPIPE
 
 
 STOPPED = {"SIGTERM": ("terminated", ExitStatus.TERMINATED),
@@ -82,6 +85,9 @@ class NimmtGroup(click.Group):
         stop_on_termination()
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.stdout.flush()          # a closed stdout is found here, not at Python's exit
+        except (OutputClosed, BrokenPipeError):
+            output_closed()
         except NoArgsIsHelpError as exc:          # bare `nimmt`: the help, not an error
             click.echo(exc.ctx.get_help())
             rv = 0
@@ -120,11 +126,26 @@ class NimmtGroup(click.Group):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except BrokenPipeError:
+            raise OutputClosed() from None          # click would exit 1 on it
         except errors.SearchLimitError as exc:
             # a solve inside another command's work (a bot's, the training's): plainly stopped
             if exc.interrupted and ctx.invoked_subcommand not in ANSWER_IS_A_VALUE:
                 raise Interrupted() from None
             raise
+
+
+class OutputClosed(Exception):
+    """The reader of stdout went away (a pipe into head): nothing is wrong with the input."""
+
+
+def output_closed() -> None:
+    """Exit quietly with OUTPUT_CLOSED: what is left of the output has no reader."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # Python's last flush
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.exit(ExitStatus.OUTPUT_CLOSED)
 
 
 def _usage_message(exc: click.ClickException) -> str:
@@ -146,6 +167,10 @@ class NumberRange(click.FloatRange):
             self.fail(f"{value!r} is not a number.", param, ctx)
         return number
 
+
+# seeds are 0 or more: Python's generators take a negative seed as its absolute value, so -1
+# would silently repeat 1
+SEED = click.IntRange(min=0)
 
 threshold_option = click.option(
     "--threshold", type=click.IntRange(1, MAX_THRESHOLD), default=66, show_default=True,
@@ -179,6 +204,8 @@ def main():
            the bounds proven so far; best on a hidden hand its answer so far)
       129  stopped by SIGHUP (the terminal closed), as cleanly as by Ctrl-C
       143  stopped by SIGTERM (kill, timeout), as cleanly as by Ctrl-C
+      141  standard output closed before all was written (a pipe into head):
+           no message, the status a shell gives a tool stopped by SIGPIPE
     """
 
 
@@ -214,7 +241,7 @@ VARIANTS = click.Choice(["standard", "10n+4"])
 @click.option("--variant", type=VARIANTS, default=None,
               help="standard: cards 1..104; 10n+4: cards 1..10n+4, all dealt."
                    "  [default: standard; 10n+4 with --count]")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed for a reproducible deal (with --count: default 0).")
 @click.option("--as", "output", type=click.Choice(["json", "text", "table"]), default="json",
               show_default=True)
@@ -262,7 +289,7 @@ def write_text(out: Optional[str], text: str) -> None:
     if out is None or out == "-":
         click.echo(text, nl=False)
         return
-    check_writable(out)
+    check_writable(out, DEAL_FILE)
     write_text_file(out, text)
 
 
@@ -365,7 +392,7 @@ class TerminalPlayer(Player):
         while True:
             click.echo(f"{prompt}? ", nl=False)
             try:
-                line = self.stdin.readline()
+                line = read_line(self.stdin, "the input")
             except KeyboardInterrupt:
                 click.echo()              # the error line then starts a line of its own
                 raise
@@ -404,7 +431,7 @@ class TerminalPlayer(Player):
                    " game, where it plays the exact equilibrium from 7 cards]")
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
-@click.option("--seed", type=int, default=None, help="Seed for reproducible deals and bots.")
+@click.option("--seed", type=SEED, default=None, help="Seed for reproducible deals and bots.")
 @click.option("--record", "record_file", default=None, metavar="FILE.jsonl",
               help="Add each round's game record to FILE as the round ends (one a line; for"
                    " 'nimmt review FILE --round N').")
@@ -473,7 +500,7 @@ def play(players, bots, variant, threshold, seed, record_file):
               help=f"Comma-separated bots: {', '.join(BOTS)}; options after colons, e.g."
                    " mcts:seconds=1 or mcts:iterations=2000:jobs=2 (docs/commands.md).")
 @click.option("--games", type=click.IntRange(1, MAX_GAMES), default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)
 @threshold_option
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
@@ -571,7 +598,7 @@ def bench(ctx, name, args):
 @main.command()
 @click.option("--bot", "spec", default="belief", show_default=True, metavar="SPEC",
               help="The bot that answers (any bot of 'nimmt tournament').")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of the bot (default: NIMMT_SEED from the environment, else 0).")
 def engine(spec, seed):
     """Answer a table's questions with one of nimmt's bots, over standard input and output.
@@ -591,8 +618,9 @@ def engine(spec, seed):
 
     if seed is None:
         seed = os.environ.get("NIMMT_SEED") or "0"
-        if not INTEGER_TEXT.fullmatch(seed.strip()):
-            raise errors.NimmtError(f"NIMMT_SEED must be an integer, got {errors.quote(seed)}")
+        if not INTEGER_TEXT.fullmatch(seed.strip()) or int(seed) < 0:
+            raise errors.NimmtError(f"NIMMT_SEED must be an integer, 0 or more, got"
+                                    f" {errors.quote(seed)}")
         seed = int(seed)
     bot = make_bot(spec, seed)
 
@@ -601,7 +629,7 @@ def engine(spec, seed):
         sys.stdout.flush()
 
     try:
-        serve(bot, sys.stdin, answer)
+        serve(bot, read_lines(sys.stdin, "the table's input"), answer)
     except BrokenPipeError:                 # the table went away: nothing left to answer
         sys.stderr.close()
         os._exit(0)
@@ -617,7 +645,7 @@ def engine(spec, seed):
               help="Deal this many positions, as 'nimmt deal --count K --seed S --cards C'.")
 @click.option("--cards", type=click.IntRange(1, 10), default=None,
               help="With --count: cards a hand.  [default: 6]")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed of the bot's answers (and with --count, of the deals).")
 @click.option("--samples", type=click.IntRange(1, MAX_SAMPLES), default=DEFAULT_SAMPLES,
               show_default=True,
@@ -741,7 +769,7 @@ def _chunks_options(rounds: int) -> Callable:
               show_default=True, help="Each seat's chance to get one of --others.")
 @click.option("--net-policy", is_flag=True, help="A `net` teacher's target is its whole"
               " policy over the hand (by default the card it played).")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 def train_generate(out, rounds, teacher, players_text, weights_text, chunk, others_text,
                    others_share, net_policy, seed):
     """Play rounds with the teacher in every seat; save every card decision (the view, the
@@ -768,7 +796,7 @@ def _lockstep_options(weights: str, chunk: int) -> Callable:
         click.option("--chunk", type=click.IntRange(1, 100000), default=chunk,
                      show_default=True,
                      help="Rounds per chunk file (played together, one batch per turn)."),
-        click.option("--seed", type=int, default=1, show_default=True)]
+        click.option("--seed", type=SEED, default=1, show_default=True)]
 
     def decorate(command: Callable) -> Callable:
         for option in reversed(options):
@@ -854,7 +882,7 @@ def train_rollouts(out, rounds, network, opponents_text, self_share, temperature
 @click.option("--epochs", type=click.IntRange(1, 10000), default=60, show_default=True)
 @click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
               help="Processes solving positions.")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     """Train the exact search's opening-card model: seeded positions of 5, 6 and 7 cards a
     hand (and with --node-roots the nodes a search meets) solved exactly, each card's
@@ -864,7 +892,7 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     from .exact.firstcard import LEVELS
     from .exact.firstcard_train import train as train_model
 
-    check_writable(out)                      # before the hours of solving, not after
+    check_writable(out, NPZ_FILE)            # before the hours of solving, not after
     counts = _numbers(positions_text, int, "--positions")
     if len(counts) != len(LEVELS) or min(counts) < 10 or max(counts) > MAX_GAMES:
         raise errors.ConfigError(f"--positions must be {len(LEVELS)} counts in 10..{MAX_GAMES},"
@@ -903,7 +931,7 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
               " share raised to 1/T.")
 @click.option("--init", default="", help="Start from these weights (a .npz, or a shipped"
               " name such as net-v3.npz) instead of random ones: fine-tuning.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperature, init,
               seed):
     """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
@@ -914,7 +942,7 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
         if not os.path.isdir(folder):
             raise errors.ConfigError(f"no such folder: {folder}")
     if export_path is not None:
-        check_writable(export_path)          # before the training, not after
+        check_writable(export_path, NPZ_FILE)  # before the training, not after
 
     def report(line):
         click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"
@@ -1035,14 +1063,14 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
       nimmt solve positions/example.json --graph tree.graphml --depth 3
     """
     from .exact import Engine
-    from .exact.graph import check_graph_path, strategy_graph, write_graph
+    from .exact.graph import GRAPH_FILE, check_graph_path, strategy_graph, write_graph
     from .text.solution import format_solution
 
     if depth is not None and graph_path is None:
         raise errors.NimmtError("--depth needs --graph FILE")
     if graph_path is not None:
         check_graph_path(graph_path)
-        check_writable(graph_path)
+        check_writable(graph_path, GRAPH_FILE)
     game = load_position(position)
     limit = Limit(nodes=max_nodes, seconds=time_limit)
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
@@ -1094,7 +1122,7 @@ def check_options_apply(exact: bool, given: dict, deduced: bool = False) -> None
 @click.option("--seconds", type=NumberRange(0, MAX_SECONDS, min_open=True), default=None,
               help="Think about S seconds (hidden hands; not reproducible): belief's"
                    " seconds=S, or the search player's budget.")
-@click.option("--seed", type=int, default=None, help="Seed of the search (default 0).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the search (default 0).")
 @click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=None,
               help="Search trees in threads, one per core (default 1).")
 @click.option("--bot", default=None, metavar="SPEC",
@@ -1194,7 +1222,7 @@ def note_unknown_out_of_play(position: Position) -> None:
 @click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
               help="Search iterations for each player's card of an estimated turn (default"
                    " 100,000, reproducible).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="The exact solver's table in MB (default: by the hand size of the first"
                    " turn solved: 128 MB at 8 cards).")
@@ -1323,7 +1351,7 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
                 tables = plan_tables(max(1, min(jobs, solvable)), sizes, tt_mb, available_mb())
             if sizes:
                 say(format_tables(tables, scheduler))
-                say(None if client is not None else format_jobs_note(jobs))
+                say(None if client is not None else format_jobs_note(tables.workers))
             options = BatchOptions(Limit(nodes=max_nodes, seconds=time_limit), card_values, tables,
                                    row_choices)
             progress = BatchProgress(summary.total, summary.skipped)

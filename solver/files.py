@@ -6,7 +6,8 @@ import re
 import signal
 import tempfile
 import threading
-from typing import Callable, Iterator
+from dataclasses import dataclass
+from typing import Callable, Iterator, Optional
 
 from . import errors
 
@@ -139,9 +140,12 @@ def _running(pid: int) -> bool:
 
 def regular_target(path: str) -> str:
     """The absolute path a write of `path` replaces (a link's target); refused when that is
-    there and not a regular file."""
+    there and not a regular file, or when `path` names a directory (ends with a slash)."""
     if not path:
         raise errors.NimmtError("cannot write '': an output file needs a name")
+    if path.endswith(os.sep) or (os.altsep and path.endswith(os.altsep)):
+        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: a"
+                                " directory's name (it ends with a slash), not a file's")
     target = os.path.realpath(path)
     if os.path.exists(target) and not os.path.isfile(target):
         what = "a directory" if os.path.isdir(target) else "not a regular file"
@@ -149,10 +153,36 @@ def regular_target(path: str) -> str:
     return target
 
 
-def check_writable(path: str) -> None:
+@dataclass(frozen=True)
+class FileKind:
+    """What a command's output file holds, to tell a file of that kind (which a new run may
+    replace: the command wrote it, or could have) from anyone else's, which is kept."""
+    description: str                    # "a graph file of 'nimmt solve --graph'"
+    test: Callable[[bytes], bool]       # on the first HEAD_BYTES of a file there already
+
+
+HEAD_BYTES = 4096
+NPZ_FILE = FileKind("a numpy .npz file",
+                    lambda head: head.startswith(b"PK\x03\x04") and b".npy" in head)
+
+
+def check_writable(path: str, kind: Optional[FileKind] = None) -> None:
     """Refuse an output file that cannot be written before a long solve, not after: a file
-    is made and removed beside it (the only test that the file system agrees)."""
-    directory = os.path.dirname(regular_target(path))
+    is made and removed beside it (the only test that the file system agrees). With `kind`,
+    a file already at `path` that is not empty and not of that kind is refused, and kept."""
+    target = regular_target(path)
+    if kind is not None and os.path.isfile(target):
+        try:
+            with open(target, "rb") as handle:
+                head = handle.read(HEAD_BYTES)
+        except OSError as exc:
+            raise errors.NimmtError(f"cannot read {errors.quote(path, errors.SHORT_PATH)}"
+                                    f" (to check what it holds): {exc.strerror}") from None
+        if head and not kind.test(head):
+            raise errors.NimmtError(f"{errors.quote(path, errors.SHORT_PATH)} is there and is"
+                                    f" not {kind.description}: not overwritten (remove it"
+                                    " first, or give another name)")
+    directory = os.path.dirname(target)
     try:
         with tempfile.TemporaryFile(prefix="tmp-", dir=directory):
             pass

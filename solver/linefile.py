@@ -41,6 +41,13 @@ def whole_lines(data: bytes) -> int:
     return len(data) if not data or data.endswith(b"\n") else data.rfind(b"\n") + 1
 
 
+def last_line_whole(data: bytes, keep: int, is_line: Callable[[Any], bool]) -> bool:
+    """Whether the last line of `data` past its whole lines (`keep` bytes) lacks only its
+    newline: a line of the file's kind (`is_line` of its JSON value) is a line a kill cut
+    just before the newline, to be kept, where a torn line is cut."""
+    return keep < len(data) and is_line(json_line(data[keep:], keep == 0))
+
+
 def json_line(raw: bytes, first: bool) -> Any:
     """One line's JSON value, None if it is not JSON (a damaged line); the first line may
     start with a byte-order mark (an editor may have put one there)."""
@@ -67,6 +74,7 @@ class LineFile:
         self._lock_fd = None
         self._created = False
         self._whole = self._size = 0       # run_lines: the whole lines' bytes, the file's
+        self._newline = False              # run_lines: the last line lacks only its newline
 
     def lock(self) -> None:
         """Hold the file for this process (created if missing) until `unlock` or the
@@ -120,13 +128,18 @@ class LineFile:
         except OSError as exc:
             raise errors.NimmtError(f"cannot read {self.name}: {exc.strerror}") from None
 
-    def run_lines(self, first: Dict[str, Any]) -> List[bytes]:
+    def run_lines(self, first: Dict[str, Any],
+                  is_line: Callable[[Any], bool] = lambda value: False) -> List[bytes]:
         """The whole lines of a file whose run writes `first` as its first line; a new or
-        empty file (a torn first line at most) gets that line and gives []. A torn last line
-        stays until `cut_torn_line`, once the caller has accepted the rest: a file it
-        refuses is left as it was."""
+        empty file (a torn first line at most) gets that line and gives []. A last line
+        without its newline is whole if `is_line` takes its JSON value, else torn. A torn
+        last line stays until `cut_torn_line`, once the caller has accepted the rest: a file
+        it refuses is left as it was."""
         data = self.read_bytes(missing_ok=True)
         self._whole, self._size = whole_lines(data), len(data)
+        self._newline = self._whole > 0 and last_line_whole(data, self._whole, is_line)
+        if self._newline:
+            return data.splitlines()
         lines = data[:self._whole].splitlines()
         if not lines:
             if data:
@@ -141,8 +154,11 @@ class LineFile:
         return lines
 
     def cut_torn_line(self) -> None:
-        """Remove the torn last line `run_lines` found, if any."""
-        if self._whole < self._size:
+        """Remove the torn last line `run_lines` found, if any (one that lacks only its
+        newline gets it)."""
+        if self._newline:
+            self.append_bytes(b"\n")
+        elif self._whole < self._size:
             self.truncate(self._whole)
 
     def truncate(self, size: int) -> None:

@@ -11,7 +11,7 @@ import json
 import os
 import shlex
 import sys
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
@@ -84,9 +84,34 @@ def _is_terminal(stream: Any) -> bool:
         return False
 
 
+MAX_INPUT = 1 << 30     # bytes of one input: more is no position, record or batch (/dev/zero)
+
+
+MAX_LINE = 1 << 20      # characters of one line of an interactive input (a card, a message)
+
+
+def read_line(stream: Any, what: str) -> str:
+    """One line of `stream` ('' at its end); a line longer than MAX_LINE (an endless input
+    without newlines) is refused rather than read without end."""
+    line = stream.readline(MAX_LINE + 1)
+    if len(line) > MAX_LINE:
+        raise errors.NimmtError(f"{what}: a line longer than {MAX_LINE:,} characters")
+    return line
+
+
+def read_lines(stream: Any, what: str) -> Iterator[str]:
+    """Every line of `stream`, each by `read_line`."""
+    while True:
+        line = read_line(stream, what)
+        if not line:
+            return
+        yield line
+
+
 def read_source(source: str, what: str = "a position") -> str:
     """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
-    stderr says what is read and how to end it: the command would wait silently otherwise)."""
+    stderr says what is read and how to end it: the command would wait silently otherwise);
+    at most MAX_INPUT bytes, so that an endless input ends in an error, not out of memory."""
     name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
     try:
         if source == "-":
@@ -95,11 +120,16 @@ def read_source(source: str, what: str = "a position") -> str:
             if _is_terminal(sys.stdin):
                 sys.stderr.write(f"reading {what} from standard input; end it with Ctrl-D\n")
                 sys.stderr.flush()
-            text = sys.stdin.read()
+            stream = getattr(sys.stdin, "buffer", None)
+            data = stream.read(MAX_INPUT + 1) if stream is not None \
+                else sys.stdin.read(MAX_INPUT + 1).encode("utf-8")
         else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
-        text.encode("utf-8")     # stdin may keep bytes that are not UTF-8 as lone surrogates
+            with open(source, "rb") as handle:
+                data = handle.read(MAX_INPUT + 1)
+        if len(data) > MAX_INPUT:
+            raise errors.NimmtError(f"{name} holds more than {MAX_INPUT:,} bytes: too much"
+                                    f" for {what}")
+        text = data.decode("utf-8")
     except OSError as exc:
         raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeError:

@@ -5,7 +5,7 @@ The parent hands each worker one task, waits on every busy worker's pipe and pro
 once, and passes each result on as it comes. A worker that dies with its task (killed, out
 of memory) is seen at once (its process sentinel): it is replaced, and `on_death` says
 whether its task goes to the new worker. Workers ignore Ctrl-C: the parent stops on it
-(KeyboardInterrupt) and terminates them. A worker whose parent died stops: an idle one
+(KeyboardInterrupt) and terminates them (kills one that outlives SIGTERM). A worker whose parent died stops: an idle one
 within `PARENT_CHECK_SECONDS`, a busy one when its work next calls `watch()` (which raises
 KeyboardInterrupt once the parent is gone).
 """
@@ -17,6 +17,7 @@ from multiprocessing.connection import wait
 from typing import Any, Callable, Deque, Dict, List, Optional
 
 PARENT_CHECK_SECONDS = 0.5     # how often an idle worker checks that its parent lives
+STOP_SECONDS = 5.0             # a worker still running this long after SIGTERM is killed
 
 # work(task, watch) -> the task's result, or None to stop the worker (a search stopped by
 # `watch`); it runs in the worker, and its result is pickled back to the parent
@@ -88,6 +89,14 @@ class Worker:
     def stop(self) -> None:
         if self.process.is_alive():
             self.process.terminate()
+            if hasattr(signal, "SIGCONT"):      # a stopped worker (Ctrl-Z, kill -STOP) too
+                try:
+                    os.kill(self.process.pid, signal.SIGCONT)
+                except OSError:
+                    pass
+            self.process.join(STOP_SECONDS)
+            if self.process.is_alive():         # deaf to SIGTERM: no wait without end
+                self.process.kill()
         self.process.join()
         self.conn.close()
 

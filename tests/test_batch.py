@@ -222,6 +222,26 @@ def test_a_torn_last_line_is_repaired(tmp_path):
     assert essentials(read_results(out)) == essentials(full)
 
 
+def test_a_last_result_without_its_newline_is_kept(tmp_path):
+    """A kill between a line and its newline leaves a whole result: kept (its newline
+    written), read by a report, not solved again; a tail of zero bytes (what a crash can
+    leave of a line not yet written) is cut."""
+    source = write_input(tmp_path, deal_lines(4, 13))
+    out = tmp_path / "out.jsonl"
+    assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
+    full = out.read_bytes()
+    out.write_bytes(full[:-1])
+    report = run(["batch", "report", str(out)])
+    assert report.exit_code == 0 and "4 results" in report.stdout and "torn" not in report.output
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0 and "torn" not in result.stderr
+    assert "this run 0 solved" in result.stderr and out.read_bytes() == full
+    out.write_bytes(full + bytes(300))
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0 and "torn last line (300 bytes)" in result.stderr
+    assert out.read_bytes() == full
+
+
 def test_a_changed_input_is_refused(tmp_path):
     lines = deal_lines(4, 14)
     source = write_input(tmp_path, lines)
@@ -559,3 +579,15 @@ def test_the_scheduler_option_refuses_clearly(tmp_path, monkeypatch):
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
     assert_input_error(run(["batch", "solve", str(source), "--out", out,
                             "--scheduler", "tcp://127.0.0.1:9"]), "cannot reach", "127.0.0.1:9")
+
+
+def test_a_stopped_worker_does_not_hold_up_the_end():
+    """A worker stopped (kill -STOP, Ctrl-Z) when its parent ends the work: continued to
+    take its SIGTERM, not waited for without end."""
+    from solver.workers import Unwatched, Worker, fork_or_spawn
+    worker = Worker(fork_or_spawn(), 1, Unwatched(time.sleep), "test-worker")
+    worker.conn.send(60)                          # busy for a minute
+    os.kill(worker.process.pid, signal.SIGSTOP)
+    start = time.monotonic()
+    worker.stop()
+    assert time.monotonic() - start < 10 and not worker.process.is_alive()

@@ -406,3 +406,36 @@ def test_render_marks_full_rows_and_hidden_hands():
     assert "FULL" not in text.splitlines()[3]
     assert "player 1 (you)" in text and " ?  ?  ?" in text
     assert "penalties P1 0, P2 7" in text and "scores    P1 10, P2 20" in text
+
+
+@pytest.mark.parametrize("args", [["deal", "-n", "2", "--seed", "-1"],
+                                  ["tournament", "-n", "2", "--bots", "random", "--seed", "-3"]])
+def test_a_negative_seed_is_refused(args):
+    """Python's generators take -S as S: a negative seed would silently repeat a positive one."""
+    assert_input_error(run(args), "--seed", "-")
+
+
+def test_an_output_file_of_another_kind_is_kept(tmp_path):
+    mine = tmp_path / "mine.jsonl"
+    mine.write_text("important\n")
+    assert_input_error(run(["deal", "--count", "2", "--cards", "3", "--out", str(mine)]),
+                       "is not a file of positions", "not overwritten")
+    assert mine.read_text() == "important\n"
+    deals = tmp_path / "deals.jsonl"
+    for count in ("2", "3"):                      # a deal file is replaced by a new one
+        assert run(["deal", "--count", count, "--cards", "3", "--out", str(deals)]).exit_code == 0
+    assert len(deals.read_text().splitlines()) == 3
+    graph = tmp_path / "tree.graphml"
+    graph.write_text("<graphml>my own</graphml>")
+    position = "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"
+    assert_input_error(run(["solve", position, "--graph", str(graph)]), "not a graph of")
+    assert graph.read_text() == "<graphml>my own</graphml>"
+    for name in ("tree2.graphml", "tree.dot"):    # a graph of its own is replaced
+        for _ in range(2):
+            assert run(["solve", position, "--graph", str(tmp_path / name)]).exit_code == 0
+
+
+def test_an_output_name_ending_with_a_slash_is_refused(tmp_path):
+    assert_input_error(run(["deal", "--count", "2", "--out", str(tmp_path / "new") + "/"]),
+                       "ends with a slash")
+    assert not (tmp_path / "new").exists()

@@ -1,6 +1,7 @@
 """Exit statuses, the same for every command (`solver.cli.ExitStatus`, listed in `nimmt
 --help`): 0 done, 2 bad input or usage, 3 a search stopped by a limit, 4 the input of
-`nimmt play` ended mid-game, 5 a finished batch with positions not solved, 130 Ctrl-C. Ctrl-C is simulated by a callable that raises
+`nimmt play` ended mid-game, 5 a finished batch with positions not solved, 130 Ctrl-C, 141
+stdout closed early. Ctrl-C is simulated by a callable that raises
 KeyboardInterrupt, and by real signals sent to `nimmt solve` and `nimmt best` processes."""
 import os
 import re
@@ -28,7 +29,7 @@ def error_line(result) -> str:
 
 
 def test_the_statuses_are_the_documented_ones():
-    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 5, 130, 129, 143]
+    assert [int(s) for s in ExitStatus] == [0, 2, 3, 4, 5, 130, 129, 143, 141]
     help_text = run(["--help"]).stdout
     for status in ExitStatus:
         assert re.search(rf"^ +{int(status)} +\S", help_text, re.MULTILINE), status
@@ -52,6 +53,20 @@ def test_a_search_limit_is_3(command):
     result = run([command, EIGHT_CARDS, "--max-nodes", "2000"])
     assert result.exit_code == ExitStatus.NOT_PROVEN
     assert "value NOT proven" in error_line(result) and "2000 nodes" in result.stderr
+
+
+@pytest.mark.parametrize("args", [["replay", os.path.join(ROOT, "positions", "records",
+                                                          "six_turns.json")],
+                                  ["deal", "--count", "200", "--cards", "6"]])
+def test_stdout_closed_is_141_without_a_message(args):
+    """A reader that goes away (`| head -c 10`) is no error of the input: 141 and silence, not
+    click's bare 1 (nor Python's complaint at exit)."""
+    process = subprocess.Popen([sys.executable, "-m", "solver"] + args, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=ROOT)
+    process.stdout.close()
+    assert process.wait(60) == ExitStatus.OUTPUT_CLOSED
+    assert process.stderr.read() == b""
+    process.stderr.close()
 
 
 def test_play_input_ended_is_4():
@@ -181,7 +196,7 @@ def test_a_real_stop_signal_stops_solve_with_its_status_and_its_bounds(stop, sta
 
 def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
     class CtrlC:
-        def readline(self):
+        def readline(self, limit=-1):
             raise KeyboardInterrupt
 
     init = cli.TerminalPlayer.__init__

@@ -111,3 +111,10 @@ def test_notation_round_trips_random_positions(rng, players, size, hide):
     position = Position.create(rows, hands, [rng.randint(0, 30) for _ in hands])
     assert Position.from_text(position.to_text()) == position
     assert Position.from_json(position.to_json()) == position
+
+
+def test_a_played_card_on_a_row_is_refused():
+    data = {"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+            "hands": [[1, 2, 4], [5, 6, 8]], "played": [3]}
+    with pytest.raises(errors.DuplicateCardError, match="card 3 is both played and on a row"):
+        Position.from_dict(data)

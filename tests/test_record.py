@@ -168,3 +168,18 @@ def test_record_view_of_a_hidden_hand_is_refused():
     start, outcomes = replay_steps(_hidden(1, *RECORD_EXAMPLE["turns"]))
     with pytest.raises(errors.RecordError, match="player 2's hand is hidden"):
         record_view(start, outcomes, 1)
+
+
+@pytest.mark.parametrize("key", ["row", "rows", "chosen_rows"])
+def test_a_row_choice_under_another_name_is_refused_not_ignored(key):
+    turns = [dict(RECORD_EXAMPLE["turns"][0])] + list(RECORD_EXAMPLE["turns"][1:])
+    turns[0][key] = turns[0].pop("row_choices", [None, None])
+    with pytest.raises(TurnFormatError, match=f'unknown key "{key}" in turn 1 .*row_choices'):
+        replay(dict(RECORD_EXAMPLE, turns=turns))
+
+
+def test_a_penalty_past_the_limit_names_the_turn():
+    record = dict(RECORD_EXAMPLE, penalties=[1_000_000] * len(RECORD_EXAMPLE["hands"]))
+    with pytest.raises(errors.PenaltyError, match=r"turn \d+: player \d's penalty would reach"
+                                                  r" 1,000,0\d\d \(1,000,000 before the turn\)"):
+        replay(record)

@@ -8,7 +8,7 @@ import time
 
 import pytest
 from solver import reading
-from tests.support import error_line, run
+from tests.support import assert_input_error, error_line, run
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NOTATION = "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8"
@@ -86,3 +86,12 @@ def test_play_with_a_closed_stdin_is_one_line():
                              preexec_fn=lambda: os.close(0))
     assert process.returncode == 2 and process.stderr.splitlines() == [
         "nimmt: error: cannot read stdin: it is closed"], process.stderr
+
+
+def test_an_endless_input_is_refused_not_read_into_memory(monkeypatch, tmp_path):
+    import solver.reading
+    monkeypatch.setattr(solver.reading, "MAX_INPUT", 1000)
+    big = tmp_path / "big.json"
+    big.write_text(" " * 2000)
+    assert_input_error(run(["show", str(big)]), "holds more than", "too much for a position")
+    assert_input_error(run(["show", "-"], " " * 2000), "stdin holds more than")

@@ -135,6 +135,15 @@ def test_a_torn_first_line_is_replaced(tmp_path, fresh):
     assert summary(run(ARGS + ["--out", str(out)])) == fresh
 
 
+def test_a_last_game_without_its_newline_is_kept(tmp_path, fresh):
+    out = tmp_path / "games.jsonl"
+    run(ARGS + ["--out", str(out)])
+    full = out.read_bytes()
+    out.write_bytes(full[:-1])                    # killed between the line and its newline
+    assert summary(run(ARGS + ["--out", str(out)])) == fresh
+    assert out.read_bytes() == full               # its newline added, nothing played again
+
+
 def test_standard_output_is_no_games_file():
     assert_input_error(run(ARGS + ["--out", "-"]), "'-' cannot be the file", "needs a name")
 

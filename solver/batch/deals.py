@@ -4,15 +4,33 @@ Every position of a file comes from one `random.Random(seed)`, in order: the sam
 and cards give the same positions. A position of C cards a hand is a fresh deal (10 cards a
 hand, four one-card rows) played for 10 - C turns by `PLAYOUT_RULE` (core/deal.py).
 """
+import json
 from typing import Iterator
 
 from .. import errors
 from ..core.deal import seeded_positions
+from ..files import FileKind
 from ..core.position import Position
 from ..limits import MAX_GAMES
 
 FULL_HAND = 10
 MAX_COUNT = MAX_GAMES                   # positions of one file
+
+
+def _deal_lines(head: bytes) -> bool:
+    """Whether a file's first bytes are JSON lines of positions (the last one may be cut)."""
+    lines = head.splitlines()
+    if len(lines) > 1 and not head.endswith(b"\n"):
+        lines.pop()                                  # cut by the head's end
+    try:
+        return all(not line.strip() or {"deck", "rows", "hands"} <= set(json.loads(line))
+                   for line in lines) and any(line.strip() for line in lines)
+    except (ValueError, TypeError, UnicodeError):
+        return False
+
+
+DEAL_FILE = FileKind("a file of positions (JSON lines, as 'nimmt deal --count' writes)",
+                     _deal_lines)
 
 
 def deal_positions(count: int, seed: int, cards: int = FULL_HAND) -> Iterator[Position]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Set, Tuple
 
 from .. import errors
-from ..linefile import LineFile, json_line, whole_lines
+from ..linefile import LineFile, json_line, last_line_whole, whole_lines
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,13 @@ class ResultsFile(LineFile):
         leave it as it was."""
         data = self.read_bytes(missing_ok=True)
         keep = whole_lines(data)
-        if keep < len(data) and not data[keep:].startswith(b"{"):
+        newline = last_line_whole(data, keep, _is_result)    # a result but for its newline
+        if newline:
+            keep = len(data)
+        elif keep < len(data) and not (data[keep:].startswith(b"{")
+                                       or not data[keep:].strip(b"\0")):
+            # a torn line starts as a result does; a tail of zero bytes is what a crash
+            # can leave of a line the file system had not written yet
             raise errors.NimmtError(f"{self.name} is not a batch results file: its last line"
                                     f" is not a result {_SHAPE};"
                                     f" give a new --out file")
@@ -101,7 +107,9 @@ class ResultsFile(LineFile):
                 continue            # the machine failed there: solved again on resuming
             done.add(line)
             unsolved += record["status"] != "solved"
-        if keep < len(data):
+        if newline:
+            self.append_bytes(b"\n")
+        elif keep < len(data):
             self.truncate(keep)
         return ResumeState(done, len(data) - keep, unsolved)
 
@@ -112,6 +120,8 @@ class ResultsFile(LineFile):
         or is not a batch's results."""
         data = self.read_bytes(missing_ok=False)
         keep = whole_lines(data)
+        if last_line_whole(data, keep, _is_result):
+            keep = len(data)
         last: Dict[int, Dict[str, Any]] = {}
         for record in self._records(data[:keep]):
             last[record["line"]] = record

@@ -74,7 +74,7 @@ class Position:
                 raise errors.UnknownKeyError(f"{errors.quote_json(key)} is a key of the position"
                                              f" itself, not an extra key")
         check_keys(extra, OPTIONAL_KEYS)
-        _check_played(extra.get("played"), deck, hands)
+        _check_played(extra.get("played"), deck, rows, hands)
         _check_scores(extra.get("scores"), len(hands))
         _check_viewer(extra, hands)
         return cls(deck, rows, hands, penalties, extra)
@@ -283,14 +283,16 @@ def close_key(key: Any, keys: Sequence[str]) -> Optional[str]:
 
 
 def check_keys(data: Dict[Any, Any], read: Sequence[str], what: str = "position",
-               error: type = errors.UnknownKeyError) -> None:
+               error: type = errors.UnknownKeyError,
+               aliases: Optional[Dict[str, str]] = None) -> None:
     """Refuse (`error`) a key that misspells one of the `read` keys which `data` lacks
-    ("penalty" without "penalties", say), naming it; any other unknown key is a note,
-    accepted. `what`: where the keys are (a position, a record, a record's turn)."""
+    ("penalty" without "penalties", say, or a key of `aliases`, the names a user may give
+    a key that spelling alone does not bring near it), naming it; any other unknown key is
+    a note, accepted. `what`: where the keys are (a position, a record, a record's turn)."""
     for key in data:
         if key in read:
             continue
-        close = close_key(key, read)
+        close = (aliases or {}).get(str(key).lower()) or close_key(key, read)
         if close is None or close in data:
             continue
         keys = ", ".join(k for k in read if k not in OPTIONAL_KEYS)
@@ -333,7 +335,7 @@ def _flat_played(played: Any) -> Tuple[Any, ...]:
     return tuple(flat)
 
 
-def _check_played(played: Any, deck: int, hands: Sequence[Hand]) -> None:
+def _check_played(played: Any, deck: int, rows: Sequence[Row], hands: Sequence[Hand]) -> None:
     if played is None:
         return
     if not isinstance(played, list):
@@ -343,6 +345,9 @@ def _check_played(played: Any, deck: int, hands: Sequence[Hand]) -> None:
     in_hand = set(cards) & {c for h in hands if h is not None for c in h}
     if in_hand:
         raise errors.DuplicateCardError(f"card {min(in_hand)} is both played and in a hand")
+    on_rows = set(cards) & {c for row in rows for c in row}
+    if on_rows:
+        raise errors.DuplicateCardError(f"card {min(on_rows)} is both played and on a row")
     if len(set(cards)) != len(cards):
         twice = next(c for c in cards if cards.count(c) > 1)
         raise errors.DuplicateCardError(f"card {twice} is played twice")

@@ -17,6 +17,7 @@ from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
 TURN_KEYS = ("cards", "row_choices")
+TURN_ALIASES = {name: "row_choices" for name in ("row", "rows", "chosen_rows", "row_chosen")}
 
 
 def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
@@ -46,7 +47,7 @@ def _parse_turn(turn: Any, t: int, players: int) -> Turn:
                               f" {errors.quote_json(turn)}")
     if "cards" not in turn:
         raise TurnFormatError(f"{where} has no 'cards'")
-    check_keys(turn, TURN_KEYS, where, TurnFormatError)
+    check_keys(turn, TURN_KEYS, where, TurnFormatError, TURN_ALIASES)
     cards = turn["cards"]
     if not isinstance(cards, list) or len(cards) != players:
         raise TurnFormatError(f"{where}: cards must be a list of {players} cards (one per player),"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import errors
-from .position import OPTIONAL_KEYS, Position
+from .position import MAX_PENALTY, OPTIONAL_KEYS, Position
 from .rules import cheapest_row, play_turn, row_bullheads
 
 
@@ -87,6 +87,12 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     hands = [None if hand is None else [c for c in hand if c != card]
              for hand, card in zip(position.hands, turn.cards)]
     penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
+    over = [k for k, p in enumerate(penalties) if p > MAX_PENALTY]
+    if over:
+        k = over[0]
+        raise errors.PenaltyError(f"{where}: player {k + 1}'s penalty would reach"
+                                  f" {penalties[k]:,} ({position.penalties[k]:,} before the turn),"
+                                  f" more than {MAX_PENALTY:,}")
     extra = {key: value for key, value in position.extra.items() if key in OPTIONAL_KEYS}
     if "played" in extra or not position.complete_information:
         extra["played"] = sorted(list(position.played) + [c for cards in taken for c in cards])

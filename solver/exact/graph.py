@@ -18,11 +18,15 @@ from typing import Dict, List
 import networkx as nx
 
 from ..errors import SHORT_PATH, NimmtError, quote
-from ..files import write_atomically
+from ..files import FileKind, write_atomically
 from .engine import play_cards
 from .solution import Solution
 
 GRAPH_FORMATS = (".graphml", ".dot")
+GRAPH_FILE = FileKind(
+    "a graph of 'nimmt solve --graph'",
+    lambda head: head.startswith(b"digraph equilibrium {")
+    or (b"<graphml" in head and b'attr.name="notation"' in head))
 
 
 def strategy_graph(engine, solution: Solution, depth: int = 2) -> nx.DiGraph:

@@ -29,7 +29,8 @@ class GamesFile(LineFile):
         removed; a new (or empty) file gets its first line. `header`: this tournament's
         description (`tournament.describe`); a file of another is refused, as is one whose
         lines are not games of it, and left as it was."""
-        lines = self.run_lines({"tournament": header})
+        lines = self.run_lines({"tournament": header},
+                               lambda record: game_of(record, header) is not None)
         if not lines:
             return {}
         first = json_line(lines[0], True)
