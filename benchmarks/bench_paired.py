@@ -45,7 +45,7 @@ from solver.play.bots import make_bot, parse_bot_names
 from solver.core.deal import deal
 from solver.errors import NimmtError
 from solver.linefile import LineFile, json_line
-from solver.play.runner import play_round
+from solver.play.runner import close_all, play_round
 from solver.stats import mean_ci95
 from solver.workers import Unwatched, run_workers
 
@@ -89,6 +89,12 @@ class Timed(Player):
     def choose_row(self, view: PlayerView, card: int) -> int:
         return self.rows.timed(self.bot.choose_row, view, card)
 
+    def round_over(self, record, penalties) -> None:
+        self.bot.round_over(record, penalties)
+
+    def close(self) -> None:
+        self.bot.close()
+
 
 @dataclass
 class PairedRound:
@@ -116,11 +122,15 @@ def paired_round(task: Tuple[int, str, str, int, Optional[int], int]) -> PairedR
         if timed is None:
             bots[seat] = timed = Timed(bots[seat])
         scores = [0] * players
-        for j in range(warmup):
-            earlier = play_round(config, bots, random.Random(f"warmup{index}/{j}"),
-                                 scores=scores)
-            scores = [a + b for a, b in zip(scores, earlier.penalties)]
-        result = play_round(config, bots, random.Random(index), start=start, scores=scores)
+        try:
+            for j in range(warmup):
+                earlier = play_round(config, bots, random.Random(f"warmup{index}/{j}"),
+                                     scores=scores)
+                scores = [a + b for a, b in zip(scores, earlier.penalties)]
+            result = play_round(config, bots, random.Random(index), start=start,
+                                scores=scores)
+        finally:
+            close_all(bots)
         taken.append(result.penalties[seat])
     if known is not None:
         taken.append(known)

@@ -33,7 +33,7 @@ from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES
 from .play.bots import BOTS, make_bot, parse_bot_names
 from .play.exploit import DEFAULT_SAMPLES, MAX_SAMPLES
 from .core.deal import deal
-from .play.runner import RoundResult, play_game
+from .play.runner import RoundResult, close_all, play_game
 from .play.tournament import run_tournament
 from .reading import (load_position, load_position_or_record, load_record, read_line,
                       read_lines)
@@ -484,6 +484,7 @@ def play(players, bots, variant, threshold, seed, record_file):
         tell_kept()
         raise
     finally:
+        close_all(seats)
         if records is not None:
             records.unlock()
     if result is not None:

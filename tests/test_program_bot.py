@@ -11,6 +11,7 @@ from tests.support import assert_input_error, run
 from solver import GameConfig, Player
 from solver.core.record import position_after, replay_steps
 from solver.play.bots import make_bot
+from solver.errors import IllegalMoveError
 from solver.play.tournament import run_tournament
 
 # the lowest card; a too-low card takes the row of the fewest bullheads (the lowest among
@@ -49,6 +50,13 @@ for line in sys.stdin:
         time.sleep(60)
     elif mode == "card":
         print(105, flush=True)
+    elif mode == "two":                 # both lines at once (one write)
+        sys.stdout.write(f"{min(message['view']['hand'])}\\n{max(message['view']['hand'])}\\n")
+        sys.stdout.flush()
+    elif mode == "close":
+        os.close(0)                     # then answers, and runs on
+        print(min(message["view"]["hand"]), flush=True)
+        time.sleep(60)
 """
 
 
@@ -105,6 +113,8 @@ def test_the_program_is_told_its_view_and_each_round(tmp_path, monkeypatch):
     ("exit", ["ended without answering a card", "exit status 3"]),
     ("hang", ["did not answer a card within 0.5 s"]),
     ("card", ["played 105, not in its hand"]),
+    ("two", ["wrote a line that no question asked for"]),
+    ("close", ["closed its input before it was asked"]),
 ])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_program_that_answers_badly_stops_the_game_in_one_line(tmp_path, monkeypatch, mode,
@@ -155,7 +165,7 @@ def test_a_program_running_nimmt_engine_plays_as_the_bot_itself(tmp_path):
 
 def view_line(**changes):
     view = {"players": 3, "deck": 104, "threshold": 66, "seat": 2, "turn": 4,
-            "hand": [5, 9, 61, 77], "rows": [[10, 12], [20], [30, 33, 34], [40]],
+            "hand": [5, 9, 61, 77, 80, 90, 100], "rows": [[10, 12], [20], [30, 33, 34], [40]],
             "start_rows": [[10], [20], [30], [40]], "played": [[11, 3, 33], [12, 4, 34],
                                                               [13, 6, 35]],
             "row_choices": [[None, None, None], [None, 0, None], [None, None, None]],
@@ -168,7 +178,8 @@ def view_line(**changes):
 def test_the_engine_answers_as_its_bot_would():
     from solver.play.program import view_from_dict
     card = {"ask": "card", "view": view_line()}
-    row = {"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77], revealed=[50, 5, 60])}
+    row = {"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
+                                                      revealed=[50, 5, 60])}
     lines = json.dumps(card) + "\n\n" + json.dumps({"tell": "round_over", "record": {},
                                                     "penalties": [1, 2, 3]}) + "\n" \
         + json.dumps(row) + "\n"
@@ -186,11 +197,26 @@ def test_the_engine_answers_as_its_bot_would():
     ('{"ask": "card", "view": {"players": 3}}', ["the view lacks", "'deck'"]),
     (json.dumps({"ask": "card", "view": view_line(hand=[5, "x"])}), ["hand", "integers"]),
     (json.dumps({"ask": "card", "view": view_line(seat=4)}), ["seat"]),
-    (json.dumps({"ask": "card", "view": view_line(hand=[])}), ["empty hand"]),
-    (json.dumps({"ask": "row", "card": 7, "view": view_line(hand=[9, 61, 77],
+    (json.dumps({"ask": "card", "view": view_line(hand=[])}), ["does not fit"]),
+    (json.dumps({"ask": "row", "card": 7, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
                                                             revealed=[50, 5, 60])}),
      ['"card"', '"revealed"']),
-    (json.dumps({"ask": "card", "view": view_line(hand=[5, 9, 12, 77])}), ["on the table"]),
+    (json.dumps({"ask": "row", "card": 50, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
+                                                             revealed=[50, 5, 60])}),
+     ['"card"', "seat's own"]),
+    (json.dumps({"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
+                                                            revealed=[40, 5, 60])}),
+     ["revealed", "on the rows"]),
+    (json.dumps({"ask": "row", "card": 5, "view": view_line(hand=[], revealed=[50, 5, 60])}),
+     ["does not fit"]),
+    (json.dumps({"ask": "card", "view": view_line(revealed=[50, 5, 60])}),
+     ['"revealed" is null at a card question']),
+    (json.dumps({"ask": "card", "view": view_line(hand=[5, 9])}), ["does not fit"]),
+    (json.dumps({"ask": "card", "view": view_line(played=[[11, 3, 33], [12, 4, 34],
+                                                           [13, 3, 35]])}),
+     ["played twice"]),
+    (json.dumps({"ask": "card", "view": view_line(hand=[5, 9, 12, 77, 80, 90, 100])}),
+     ["on the table"]),
     (json.dumps({"ask": "card", "view": view_line(out_of_play=[61])}), ["out of play"]),
     (json.dumps({"ask": "card", "view": view_line(rows=[[10, 12], [12], [30], [40]])}),
      ["no card twice"]),
@@ -237,3 +263,33 @@ def test_a_view_read_back_is_the_view_written(players, deck):
     for view in views:
         text = json.dumps(view_dict(view))
         assert view_from_dict(json.loads(text)) == view
+
+
+def test_a_bot_of_one_s_own_that_raises_stops_the_tournament_with_its_error():
+    """On worker processes too: the bot's own exception, not a worker taken for dead."""
+    class Raiser(Player):
+        def choose_card(self, view):
+            if view.turn == 3:
+                raise ValueError("broken on purpose")
+            return min(view.hand)
+
+    for jobs in (1, 2):
+        with pytest.raises(ValueError, match="broken on purpose"):
+            run_tournament(GameConfig(players=3), [("raiser", lambda seed: Raiser()), "random"],
+                           games=2, seed=1, jobs=jobs)
+
+
+def test_an_illegal_move_of_a_bot_of_one_s_own_names_it():
+    class Zero(Player):
+        def choose_card(self, view):
+            return 0
+
+    with pytest.raises(IllegalMoveError, match=r"^zero \(seat 1\) played 0"):
+        run_tournament(GameConfig(players=3), [("zero", lambda seed: Zero()), "random"],
+                       games=2, seed=1)
+
+
+def test_an_endless_line_ends_the_engine_in_one_line(monkeypatch):
+    import solver.reading
+    monkeypatch.setattr(solver.reading, "MAX_LINE", 100)
+    assert_input_error(run(["engine", "--bot", "greedy"], "x" * 500), "longer than 100")

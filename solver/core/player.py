@@ -126,3 +126,7 @@ class Player:
 
     def round_over(self, record: Dict[str, Any], penalties: Sequence[int]) -> None:
         """Told the record and penalties of each finished round (for display, learning)."""
+
+    def close(self) -> None:
+        """Release what the player holds (a program it runs); called by whoever made it once
+        its game is over, stopped or not. Default: nothing to release."""

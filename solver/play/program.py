@@ -107,9 +107,12 @@ def check_view(view: PlayerView) -> None:
                           " turn, as many of each")
     if any(r is not None and not 0 <= r <= 3 for t in view.row_choices for r in t):
         raise ConfigError("the view's row_choices must be rows 0..3 or null")
-    if view.turn < len(view.played) or len(view.hand) + view.turn > view.config.hand_size:
+    asked_row = view.revealed is not None       # a row question: the hand lacks its card
+    if view.turn != len(view.played) \
+            or len(view.hand) + view.turn + asked_row != view.config.hand_size:
         raise ConfigError(f"the view's turn {view.turn + 1} does not fit its {len(view.played)}"
-                          f" turns played and {len(view.hand)} cards in hand")
+                          f" turns played and {len(view.hand)} cards in hand (a round deals"
+                          f" {view.config.hand_size} a hand)")
     on_rows = [c for row in view.rows for c in row]
     seen = on_rows + [c for t in view.played for c in t] \
         + [c for row in view.start_rows for c in row] + list(view.out_of_play) \
@@ -124,6 +127,15 @@ def check_view(view: PlayerView) -> None:
     if len(set(view.hand)) != len(view.hand) or set(view.hand) & set(seen):
         raise ConfigError("a card of the view's hand is twice in it, or also on the table,"
                           " played or out of play")
+    played = [c for t in view.played for c in t]
+    if len(set(played)) != len(played):
+        raise ConfigError("a card is played twice in the view's played turns")
+    if asked_row:
+        revealed = list(view.revealed)
+        if len(revealed) != n or len(set(revealed)) != n \
+                or set(revealed) & set(on_rows + played + list(view.out_of_play)):
+            raise ConfigError(f"the view's revealed must be this turn's {n} cards, one a seat,"
+                              " none of them on the rows, played before or out of play")
     if min(view.penalties) < 0 or (view.scores and min(view.scores) < 0):
         raise ConfigError("the view's penalties and scores must not be negative")
 
@@ -150,16 +162,21 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
             if ask not in ("card", "row"):
                 raise ConfigError('a message asks a "card" or a "row", or tells'
                                   ' "round_over"')
-            view = view_from_dict(message.get("view"))
+            raw = message.get("view")
+            if isinstance(raw, dict) and (ask == "card") != (raw.get("revealed") is None):
+                raise ConfigError('the view\'s "revealed" is null at a card question, the'
+                                  ' turn\'s cards at a row question')
+            view = view_from_dict(raw)
             if ask == "card":
                 if not view.hand:
                     raise ConfigError("a card is asked of an empty hand")
                 answer(bot.choose_card(view))
             else:
                 card = message.get("card")
-                if not is_integer(card) or view.revealed is None or card not in view.revealed:
-                    raise ConfigError('a row question names its "card", one of the view\'s'
-                                      ' "revealed"')
+                if not is_integer(card) or view.revealed is None \
+                        or card != view.revealed[view.seat]:
+                    raise ConfigError('a row question names its "card", the seat\'s own of'
+                                      ' the view\'s "revealed"')
                 answer(bot.choose_row(view, card))
         except NimmtError as exc:
             raise type(exc)(f"line {number}: {exc}") from None
@@ -221,8 +238,11 @@ class ProgramBot(Player):
     def _start(self) -> None:
         env = dict(os.environ, NIMMT_SEED="" if self.seed is None else str(self.seed))
         try:
+            # a session of its own: the terminal's Ctrl-C stops nimmt, which ends the program
+            # (closes its input, then kills it), rather than hitting the program mid-answer
             process = subprocess.Popen([os.path.abspath(self.path)], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE, env=env, close_fds=True)
+                                       stdout=subprocess.PIPE, env=env, close_fds=True,
+                                       start_new_session=True)
         except OSError as exc:
             raise ConfigError(f"bot {quote(self.name)}: cannot start {quote(self.path)}:"
                               f" {exc.strerror}") from None
@@ -241,6 +261,7 @@ class ProgramBot(Player):
     def _ask(self, message: Dict[str, Any], view: PlayerView, what: str) -> Any:
         if self._process is None:
             self._start()
+        self._check_nothing_more(view)
         self._send(message, view)
         line = self._read_line(view, what)
         try:
@@ -266,10 +287,28 @@ class ProgramBot(Player):
                 raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) answered more than"
                                        f" {MAX_LINE} bytes for {what}")
         line, _, self._buffer = self._buffer.partition(b"\n")
+        self._check_nothing_more(view)
         return line
 
+    def _check_nothing_more(self, view: PlayerView) -> None:
+        """Refuse a line that no question asked for (two lines to one question): taken as
+        the next answer, it would put the game off by one."""
+        fd = self._process.stdout.fileno()
+        if not self._buffer and select.select([fd], [], [], 0)[0]:
+            self._buffer = os.read(fd, 65536)      # b"": it ended, said when it is asked
+        if self._buffer.strip():
+            extra = self._buffer.decode("utf-8", "replace").strip().splitlines()[0]
+            self.close()
+            raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) wrote a line that no"
+                                   f" question asked for: {quote(extra, 40)}")
+
     def _ended(self, view: PlayerView, when: str) -> None:
-        status = self._process.wait()
+        try:
+            status = self._process.wait(CLOSE_SECONDS)
+        except subprocess.TimeoutExpired:      # it closed its input but runs on
+            self.close()
+            raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) closed its input"
+                                   f" {when}") from None
         self.close()
-        raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) ended {when} (exit status"
-                               f" {status})")
+        how = f"exit status {status}" if status >= 0 else f"killed by signal {-status}"
+        raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) ended {when} ({how})")

@@ -138,6 +138,15 @@ def game_over(scores: Sequence[int], threshold: int) -> bool:
     return max(scores) >= threshold
 
 
+def close_all(players: Sequence[Player]) -> None:
+    """`close()` every player that has it (a program bot's program ends): what the maker of
+    the players does once their game is over, stopped or not."""
+    for player in players:
+        close = getattr(player, "close", None)        # a player of one's own may lack it
+        if close is not None:
+            close()
+
+
 def play_game(config: GameConfig, players: Sequence[Player], seed: Any = None,
               on_round: Optional[Callable[[int, RoundResult, Tuple[int, ...]], None]] = None,
               on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> GameResult:

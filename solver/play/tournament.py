@@ -11,6 +11,7 @@ or, for a bot of your own, a pair `(name, factory)`: `factory(seed)` returns a n
 `core.player.Player` seeded with `seed` (a 64-bit int), one per seat and game.
 """
 import multiprocessing
+import pickle
 import random
 from functools import partial
 from dataclasses import dataclass, field, replace
@@ -24,7 +25,7 @@ from ..stats import mean_ci95
 from ..core.player import Player
 from ..workers import Unwatched, run_workers
 from .bots import make_bot, parse_bot_spec
-from .runner import GameResult, play_game
+from .runner import GameResult, close_all, play_game
 
 
 @dataclass
@@ -103,8 +104,16 @@ def play_tournament_game(config: GameConfig, bots: Sequence[Bot], seed: Any,
     and the deals come from `seed` and `game`."""
     rng = random.Random(game_seed(seed, game))
     seats = lineup(bot_entries(bots), config.players, game)
-    players = [factory(rng.getrandbits(64)) for _, factory in seats]
-    return play_game(config, players, rng.getrandbits(64))
+    players: List[Player] = []
+    try:
+        for name, factory in seats:
+            player = factory(rng.getrandbits(64))
+            if getattr(player, "name", Player.name) == Player.name:
+                player.name = name           # a bot of one's own: its messages say its name
+            players.append(player)
+        return play_game(config, players, rng.getrandbits(64))
+    finally:
+        close_all(players)
 
 
 @dataclass
@@ -122,18 +131,32 @@ class GameSummary:
 
 
 def _game_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
-                  g: int) -> Tuple[int, Union[GameSummary, errors.NimmtError]]:
-    """Game g's summary, or the error that stopped it (a bot's illegal answer, say): a worker
-    process hands it back to be raised by the tournament, not lost with the worker."""
+                  g: int) -> Tuple[int, Union[GameSummary, Exception]]:
+    """Game g's summary, or the error that stopped it (a bot's illegal answer, an exception
+    of a bot of one's own): a worker process hands it back to be raised by the tournament,
+    not lost with the worker (and taken for a worker that died)."""
     try:
         result = play_tournament_game(config, bots, seed, g)
-    except errors.NimmtError as exc:
+    except Exception as exc:            # Ctrl-C (KeyboardInterrupt) is no game's result
         return g, exc
     seats = [name for name, _ in lineup(bot_entries(bots), config.players, g)]
     # the notes of `nimmt play --record`'s records: a record taken out of the file says who
     records = [dict(r.record, seats=seats, round=i + 1) for i, r in enumerate(result.rounds)]
     return g, GameSummary([r.penalties for r in result.rounds], result.scores, result.winners,
                           records)
+
+
+def _portable_summary(config: GameConfig, bots: Sequence[Bot], seed: Any,
+                      g: int) -> Tuple[int, Union[GameSummary, Exception]]:
+    """`_game_summary` in a worker: an error that cannot cross to the parent (pickled) goes
+    as a RuntimeError naming it."""
+    g, summary = _game_summary(config, bots, seed, g)
+    if isinstance(summary, Exception):
+        try:
+            pickle.loads(pickle.dumps(summary))
+        except Exception:
+            summary = RuntimeError(f"game {g}: {type(summary).__name__}: {summary}")
+    return g, summary
 
 
 def describe(config: GameConfig, names: Sequence[Bot], seed: Any) -> Dict[str, Any]:
@@ -180,8 +203,8 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
     results: Dict[int, GameSummary] = {g: s for g, s in (done or {}).items() if g < games}
     todo = [g for g in range(games) if g not in results]
 
-    def finished(g: int, summary: Union[GameSummary, errors.NimmtError]) -> None:
-        if isinstance(summary, errors.NimmtError):
+    def finished(g: int, summary: Union[GameSummary, Exception]) -> None:
+        if isinstance(summary, Exception):
             raise summary
         if on_game:
             on_game(g, lineup(labels, config.players, g), summary)
@@ -206,7 +229,7 @@ def run_tournament(config: GameConfig, names: Sequence[Bot], games: int, seed: A
 
         # forked: the bots (a factory may be a lambda) need no pickling
         run_workers(lambda: next(pending, None), min(jobs, len(todo)),
-                    Unwatched(partial(_game_summary, config, bots, seed)), "nimmt-tournament",
+                    Unwatched(partial(_portable_summary, config, bots, seed)), "nimmt-tournament",
                     lambda g, result, worker: finished(*result), died,
                     multiprocessing.get_context("fork"))
     rounds = 0
