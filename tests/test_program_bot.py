@@ -72,8 +72,11 @@ class Lowest(Player):
         return min(view.hand)
 
 
-def test_a_program_plays_the_games_its_python_twin_plays(tmp_path):
-    path = program(tmp_path, "lowest.py", LOWEST)
+@pytest.mark.parametrize("end", ["", "\\n"])
+def test_a_program_plays_the_games_its_python_twin_plays(tmp_path, end):
+    """(A blank line after an answer is let pass: it asks nothing.)"""
+    path = program(tmp_path, "lowest.py", LOWEST.replace("flush=True)", f"end='\\n{end}',"
+                                                                        " flush=True)"))
     config = GameConfig(players=4)
     ours = run_tournament(config, [f"program:path={path}", "greedy"], games=4, seed=1)
     twin = run_tournament(config, [(f"program:path={path}", lambda seed: Lowest()), "greedy"],

@@ -296,7 +296,9 @@ class ProgramBot(Player):
         fd = self._process.stdout.fileno()
         if not self._buffer and select.select([fd], [], [], 0)[0]:
             self._buffer = os.read(fd, 65536)      # b"": it ended, said when it is asked
-        if self._buffer.strip():
+        if not self._buffer.strip():
+            self._buffer = b""                     # blank lines after an answer: harmless
+        else:
             extra = self._buffer.decode("utf-8", "replace").strip().splitlines()[0]
             self.close()
             raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) wrote a line that no"
