@@ -1,8 +1,63 @@
-"""Helpers shared by the benchmarks: machine description, markdown tables, best-of timing."""
+"""Helpers shared by the benchmarks: machine description, markdown tables, best-of timing,
+and the types of their options (a count, a time), refused at once when out of range."""
+import argparse
+import json
+import math
 import os
 import platform
 import time
 from typing import Callable, List, Sequence
+
+
+def positive_int(text: str) -> int:
+    """An option's count: an integer of 1 or more."""
+    value = int(text) if text.lstrip("-").isdigit() else None
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer of 1 or more")
+    return value
+
+
+def natural_int(text: str) -> int:
+    """An option's seed or offset: an integer of 0 or more."""
+    value = int(text) if text.lstrip("-").isdigit() else None
+    if value is None or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer of 0 or more")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An option's time or weight: a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number above 0")
+    return value
+
+
+def _json_head(head: bytes) -> bool:
+    return head.lstrip()[:1] in (b"{", b"[")
+
+
+JSON_FILE = None     # made on first use: solver's files module loads with the package
+
+
+def check_json_out(path: str) -> None:
+    """Refuse, before the run, a results file that cannot be written or that is there and
+    is no JSON (someone's file, kept)."""
+    from solver.files import FileKind, check_writable
+    global JSON_FILE
+    JSON_FILE = JSON_FILE or FileKind("a JSON file (a benchmark's results)", _json_head)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    check_writable(path, JSON_FILE)
+
+
+def write_json(path: str, data, indent=1) -> None:
+    """`data` as JSON to `path`, whole or not at all."""
+    from solver.files import write_text_file
+    check_json_out(path)
+    write_text_file(path, json.dumps(data, indent=indent))
 
 
 def machine_info() -> dict:

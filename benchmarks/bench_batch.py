@@ -39,7 +39,8 @@ import tempfile
 import time
 from typing import Any, Dict, List
 
-from benchmarks._common import machine_info, machine_line, markdown_table
+from benchmarks._common import (check_json_out, machine_info, machine_line, markdown_table,
+                                natural_int, positive_int, write_json)
 from solver.batch.deals import FULL_HAND, deal_positions
 from solver.batch.memory import available_mb, plan_tables
 from solver.batch.results import ResultsFile
@@ -160,11 +161,11 @@ def report(results: Dict[str, Any]) -> str:
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=None, help="positions (default 40; 4 with"
+    parser.add_argument("--count", type=positive_int, default=None, help="positions (default 40; 4 with"
                         " --full)")
-    parser.add_argument("--cards", type=int, default=None, help="cards a hand (default 8)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--workers", type=int, default=2, help="workers of the second local"
+    parser.add_argument("--cards", type=positive_int, default=None, help="cards a hand (default 8)")
+    parser.add_argument("--seed", type=natural_int, default=1)
+    parser.add_argument("--workers", type=positive_int, default=2, help="workers of the second local"
                         " run and of the cluster")
     parser.add_argument("--full", action="store_true", help="fresh deals of 10 cards")
     parser.add_argument("--quick", action="store_true", help="4 positions of 6 cards")
@@ -179,6 +180,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     args.count = args.count if args.count is not None else defaults[0]
     args.cards = args.cards if args.cards is not None else defaults[1]
     args.json = args.json or (QUICK_JSON if args.quick else DEFAULT_JSON)
+    check_json_out(args.json)
     if args.workers < 2:
         parser.error("--workers must be at least 2")
     return args
@@ -187,9 +189,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 def main(argv=None) -> None:
     args = parse_args(argv)
     results = measure(args)
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as handle:
-        json.dump(results, handle, indent=1)
+    write_json(args.json, results)
     print(report(results))
     print(f"\nresults in {os.path.relpath(args.json)}")
 

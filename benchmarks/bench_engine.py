@@ -10,7 +10,7 @@ core, for 2, 4 and 10 players; the output is a markdown table.
 import argparse
 import random
 
-from benchmarks._common import machine_line, markdown_table, rate
+from benchmarks._common import machine_line, markdown_table, positive_float, rate
 from solver._rules import random_rounds
 from solver.play.runner import random_round_penalties
 from solver.core.rules import GameConfig
@@ -31,7 +31,7 @@ def c_rounds(config: GameConfig, seed: int):
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="per measurement")
     args = parser.parse_args(argv)
     print(f"{machine_line()}, {args.seconds:g} s per measurement, best of 3\n")
     rows = []

@@ -14,7 +14,7 @@ import os
 import sys
 import time
 
-from benchmarks._common import machine_line, markdown_table
+from benchmarks._common import machine_line, markdown_table, natural_int, positive_int
 from benchmarks.bench_solver import positions
 from solver.exact import solve
 from solver.exact.exhaustive import LOWEST_STORED, solve_exhaustive
@@ -24,10 +24,10 @@ AGREEMENT = 1e-9
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--eight", type=int, default=20, help="8-card positions (default 20)")
-    parser.add_argument("--nine", type=int, default=3, help="9-card positions (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--eight", type=positive_int, default=20, help="8-card positions (default 20)")
+    parser.add_argument("--nine", type=positive_int, default=3, help="9-card positions (default 3)")
+    parser.add_argument("--seed", type=natural_int, default=0, help="seed of the positions (default 0)")
+    parser.add_argument("--threads", type=positive_int, default=os.cpu_count() or 1,
                         help="threads of the exhaustive backward pass (default: every CPU)")
     parser.add_argument("--lowest", type=int, default=LOWEST_STORED,
                         help=f"lowest level stored; below it states are solved in place"

@@ -16,6 +16,7 @@ from typing import List, Optional
 from solver.exact.engine import Engine
 from solver.exact.firstcard import load
 
+from ._common import natural_int, positive_int
 from .bench_solver import positions
 
 
@@ -43,9 +44,9 @@ def compare(size: int, seeds: List[int], count: int, candidate, baseline) -> dic
 
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[7, 8])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--count", type=int, default=10, help="positions per size and seed")
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=[7, 8])
+    parser.add_argument("--seeds", type=natural_int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--count", type=positive_int, default=10, help="positions per size and seed")
     parser.add_argument("--weights", default=None, help="the candidate's weights")
     parser.add_argument("--against", default=None, help="the baseline's weights (none: no model)")
     args = parser.parse_args(argv)

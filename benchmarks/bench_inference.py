@@ -25,7 +25,7 @@ import random  # noqa: E402
 import time  # noqa: E402
 from typing import Callable, List  # noqa: E402
 
-from benchmarks._common import machine_line, markdown_table  # noqa: E402
+from benchmarks._common import machine_line, markdown_table, positive_float  # noqa: E402
 from solver.core.player import Player, PlayerView  # noqa: E402
 from solver.core.rules import GameConfig  # noqa: E402
 from solver.learn.features import encode, raw_views  # noqa: E402
@@ -79,7 +79,7 @@ def main(argv=None) -> None:
     parser.add_argument("--worlds", default="16,32,64", help="nsearch's world counts")
     parser.add_argument("--bots", default="",
                         help="more bot specs to time, comma-separated")
-    parser.add_argument("--seconds", type=float, default=3.0,
+    parser.add_argument("--seconds", type=positive_float, default=3.0,
                         help="time per bot for the decision rates")
     args = parser.parse_args(argv)
     try:

@@ -16,7 +16,7 @@ import argparse
 import os
 from typing import List, Optional
 
-from benchmarks._common import machine_line
+from benchmarks._common import machine_line, positive_int
 from benchmarks.bench_paired import load_run, play_rounds, summary
 from solver.learn.train import EPOCH_NAME
 from solver.play.bots import parse_bot_names
@@ -67,8 +67,8 @@ def main(argv=None) -> None:
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11),
                         metavar="2..10")
     parser.add_argument("--base", default="mcts:iterations=5000")
-    parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rounds", type=positive_int, default=200)
+    parser.add_argument("--jobs", type=positive_int, default=2)
     parser.add_argument("--plot", default=None, metavar="FILE.png")
     parser.add_argument("--reuse-base", default=None, metavar="FILE",
                         help="a bench_paired --rounds-json with the same --players and --base:"

@@ -21,7 +21,6 @@ Prints a markdown table by hand size and budget, writes JSON to benchmarks/resul
     (from the repository root)
 """
 import argparse
-import json
 import os
 import random
 import sys
@@ -31,7 +30,8 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from benchmarks._common import machine_info, machine_line, markdown_table
+from benchmarks._common import (machine_info, machine_line, markdown_table, natural_int,
+                                positive_float, positive_int, write_json)
 from solver.core.position import Position
 from solver.exact.rootgame import as_vector, losses, root_game
 from solver.limits import Limit
@@ -119,12 +119,12 @@ def report(results: dict) -> None:
 
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[4, 5, 6, 7])
-    parser.add_argument("--positions", type=int, default=10, help="per hand size")
-    parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 10000, 50000])
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=[4, 5, 6, 7])
+    parser.add_argument("--positions", type=positive_int, default=10, help="per hand size")
+    parser.add_argument("--budgets", type=positive_int, nargs="+", default=[1000, 10000, 50000])
+    parser.add_argument("--seed", type=natural_int, default=1)
     parser.add_argument("--policy", default="heuristic", choices=["heuristic", "random"])
-    parser.add_argument("--c", type=float, default=DEFAULT_C,
+    parser.add_argument("--c", type=positive_float, default=DEFAULT_C,
                         help="UCB exploration (default: the search player's)")
     parser.add_argument("--reward", default="relative", choices=["own", "relative"],
                         help="what the search minimizes: own bullheads, or own minus the"
@@ -133,7 +133,7 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="the search's selection: UCB1 (strategy: visit shares) or regret"
                              " matching (strategy: the average strategy); rm+ is the search"
                              " player's default at 2 players")
-    parser.add_argument("--gamma", type=float, default=0.1,
+    parser.add_argument("--gamma", type=positive_float, default=0.1,
                         help="regret matching: the uniform exploration mixed in")
     parser.add_argument("--json", default=DEFAULT_JSON, help="results file")
     return parser.parse_args(argv)
@@ -150,9 +150,7 @@ def main(argv=None) -> None:
             for i, p in enumerate(positions(size, args.positions, args.seed))]
         print(f"{size} cards: done, {time.perf_counter() - start:.0f} s", file=sys.stderr)
     results["seconds"] = time.perf_counter() - start
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as f:
-        json.dump(results, f, indent=1)
+    write_json(args.json, results)
     report(results)
     print(f"\n{results['seconds']:.0f} s in all; results in {os.path.relpath(args.json)}")
 

@@ -38,7 +38,7 @@ import time
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from benchmarks._common import machine_line
+from benchmarks._common import check_json_out, machine_line, natural_int, positive_int, write_json
 from solver.core.player import Player, PlayerView
 from solver.core.rules import GameConfig
 from solver.play.bots import make_bot, parse_bot_names
@@ -220,12 +220,12 @@ def main(argv=None) -> None:
                         metavar="2..10")
     parser.add_argument("--bot", help="the candidate, a bot spec")
     parser.add_argument("--base", default="sampler", help="the baseline bot (default sampler)")
-    parser.add_argument("--rounds", type=int, default=1000)
-    parser.add_argument("--first", type=int, default=0,
+    parser.add_argument("--rounds", type=positive_int, default=1000)
+    parser.add_argument("--first", type=natural_int, default=0,
                         help="the index of the first deal (to extend an earlier run: the"
                              " files of --reuse-base and --compare are matched deal by deal)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
-    parser.add_argument("--warmup", type=int, default=0, metavar="K",
+    parser.add_argument("--jobs", type=positive_int, default=2, help="worker processes")
+    parser.add_argument("--warmup", type=natural_int, default=0, metavar="K",
                         help="unscored rounds each table plays before its deal, as earlier"
                              " rounds of its game (runs reused or compared: the same K)")
     parser.add_argument("--rounds-json", default=None,
@@ -248,6 +248,8 @@ def main(argv=None) -> None:
                              " deals joined (with --compare, also against another"
                              " candidate's, round by round)")
     args = parser.parse_args(argv)
+    if args.rounds_json:
+        check_json_out(args.rounds_json)          # before the rounds, not after
     if args.from_json:
         saved = load_runs(parser, args.from_json)
         results = [saved[k] for k in sorted(saved)]
@@ -300,8 +302,7 @@ def main(argv=None) -> None:
         cards.add(t.cards)
         rows.add(t.rows)
     if args.rounds_json:
-        with open(args.rounds_json, "w") as out:
-            json.dump({"first": first, "rounds": results}, out)
+        write_json(args.rounds_json, {"first": first, "rounds": results}, indent=None)
     s = summary(results)
     print(machine_line())
     print(f"{args.bot} against {args.base}, {args.players} players, {s['rounds']} paired rounds:"

@@ -12,7 +12,7 @@ import argparse
 import random
 import time
 
-from benchmarks._common import machine_line, markdown_table, rate
+from benchmarks._common import machine_line, markdown_table, positive_float, rate
 from solver._sim import Determinizer, Search, playout_rounds
 
 
@@ -32,7 +32,7 @@ def search_rate(players: int, policy: str, seconds: float) -> float:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="per measurement")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="per measurement")
     args = parser.parse_args(argv)
     print(f"{machine_line()}; {args.seconds:g} s per measurement, best of 3\n")
     rows = []

@@ -18,6 +18,7 @@ from solver.errors import SearchLimitError
 from solver.exact.engine import Engine
 from solver.limits import Limit
 
+from ._common import natural_int, positive_int
 from .bench_solver import positions
 
 
@@ -44,9 +45,9 @@ def resumed_share(position, stop: float, path: str) -> tuple:
 
 def main(argv: List[str] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[8])
-    parser.add_argument("--count", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=[8])
+    parser.add_argument("--count", type=positive_int, default=3)
+    parser.add_argument("--seed", type=natural_int, default=0)
     parser.add_argument("--stops", type=float, nargs="+", default=[0.5, 0.9],
                         help="shares of the whole solve's nodes where the first run stops")
     parser.add_argument("--only", type=int, default=None,

@@ -61,7 +61,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from benchmarks._common import machine_info, machine_line, markdown_table, per_call_seconds
+from benchmarks._common import (machine_info, machine_line, markdown_table, natural_int,
+                                per_call_seconds, positive_float, positive_int, write_json)
 from benchmarks.proof import position_proof
 import solver._search
 from solver._matgame import solve_matrix, time_solve_batch
@@ -450,15 +451,15 @@ def build_id() -> dict:
 # the run -------------------------------------------------------------------------------------
 def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0, help="seed of the positions (default 0)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=None,
+    parser.add_argument("--seed", type=natural_int, default=0, help="seed of the positions (default 0)")
+    parser.add_argument("--sizes", type=positive_int, nargs="+", default=None,
                         help="cards per hand to measure, 10 for full deals (default 6 7 8 10)")
-    parser.add_argument("--count", type=int, default=None,
+    parser.add_argument("--count", type=positive_int, default=None,
                         help="mid-round positions per size (default 10)")
-    parser.add_argument("--deals", type=int, default=None, help="full deals (default 10)")
-    parser.add_argument("--time-limit", type=float, default=600.0,
+    parser.add_argument("--deals", type=positive_int, default=None, help="full deals (default 10)")
+    parser.add_argument("--time-limit", type=positive_float, default=600.0,
                         help="seconds per position and per ablated solve (default 600)")
-    parser.add_argument("--matrices", type=int, default=None,
+    parser.add_argument("--matrices", type=positive_int, default=None,
                         help="random matrices per size 2..10 (default 50)")
     parser.add_argument("--json", default=None,
                         help=f"output (default {DEFAULT_JSON}; {QUICK_JSON} with --quick)")
@@ -466,10 +467,10 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="print the tables of a saved run instead of measuring")
     parser.add_argument("--two-threads", action="store_true",
                         help="solve each position on two threads too: speedups, same run")
-    parser.add_argument("--threads", type=int, nargs="+", default=None,
+    parser.add_argument("--threads", type=positive_int, nargs="+", default=None,
                         help="thread counts to compare, alternated on the 7+ card positions"
                              " (e.g. 1 2)")
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--repeats", type=positive_int, default=3,
                         help="rounds of the --threads comparison (default 3)")
     parser.add_argument("--no-ablations", action="store_true",
                         help="skip the ablations (minutes at 7 cards)")
@@ -729,9 +730,7 @@ def main(argv=None) -> None:
         **({"backward_induction_ratio_7":
             ablations[7][BACKWARD_INDUCTION]["comparison"]["node_ratio"]} if 7 in ablations else {}),
     }
-    os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-    with open(args.json, "w") as out:
-        json.dump(results, out, indent=1)
+    write_json(args.json, results)
     report(results)
     print(f"(all numbers in {os.path.relpath(args.json)})", file=sys.stderr)
 

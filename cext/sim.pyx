@@ -464,6 +464,8 @@ cdef class Search:
     def run(self, long long iterations=0, double seconds=0.0):
         """Add `iterations` iterations (0: no limit), or stop after `seconds` (0: no limit).
         Returns the number of iterations done by this call."""
+        if not (0 <= seconds < 1e300):      # nan or inf: a loop without nogil's way out
+            raise ValueError(f"seconds must be a finite number of 0 or more, got {seconds}")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
         cdef long long done = 0

@@ -551,7 +551,7 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, ou
         except KeyboardInterrupt:
             if games_file is not None:
                 progress.close()
-                click.echo(f"tournament: {interruption()[0].split(' ')[0]}: {kept[0]} of"
+                click.echo(f"tournament: {interruption()[0].split(' (')[0]}: {kept[0]} of"
                            f" {games} games in {games_file.name}; the same command resumes",
                            err=True)
             raise

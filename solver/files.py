@@ -200,11 +200,18 @@ def write_text_file(path: str, text: str) -> str:
     return write_atomically(path, write)
 
 
+def npz_damage() -> tuple:
+    """What numpy raises on an .npz that is damaged, cut short or no .npz (a compressed
+    member scrambled: zlib's error)."""
+    import zipfile
+    import zlib
+    return (ValueError, EOFError, zipfile.BadZipFile, zlib.error)
+
+
 def read_npz(path: str, names, what: str) -> dict:
     """The arrays `names` of the .npz at `path`, read whole; anything that keeps them from
     being read (missing, empty, cut short, not an .npz, an array missing or pickled) is one
     ConfigError naming the file as `what` it should be."""
-    import zipfile
     import numpy as np
     name = errors.quote(path, errors.SHORT_PATH)
     try:
@@ -215,7 +222,7 @@ def read_npz(path: str, names, what: str) -> dict:
             return {k: z[k] for k in names}
     except KeyError as exc:
         problem = f"it has no array {exc.args[0].split()[0] if exc.args else '?'}"
-    except (ValueError, EOFError, zipfile.BadZipFile):    # numpy's words speak of pickles
+    except npz_damage():                 # numpy's words speak of pickles
         problem = "not an .npz file, or cut short"
     except OSError as exc:
         problem = exc.strerror or str(exc)

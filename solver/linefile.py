@@ -11,6 +11,7 @@ it (the results of `nimmt batch solve`, the games of `nimmt tournament --out`).
 """
 import json
 import os
+import re
 try:
     import fcntl
 except ImportError:          # Windows: no advisory locks, and no check for a second run
@@ -46,6 +47,35 @@ def last_line_whole(data: bytes, keep: int, is_line: Callable[[Any], bool]) -> b
     newline: a line of the file's kind (`is_line` of its JSON value) is a line a kill cut
     just before the newline, to be kept, where a torn line is cut."""
     return keep < len(data) and is_line(json_line(data[keep:], keep == 0))
+
+
+_NUMBER_END = re.compile(r"\.?[0-9]*([eE][-+]?[0-9]*)?")      # what follows a number's digits
+_ESCAPE_START = re.compile(r"u[0-9a-fA-F]{0,4}(\\(u[0-9a-fA-F]{0,4})?)?")   # to the end
+
+
+def cut_short(data: bytes) -> bool:
+    """Whether `data` is the start of a JSON value cut off (a line a kill tore), not text with
+    a mistake in it: the start of valid JSON fails to parse only at its very end."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.reason != "unexpected end of data":     # a character cut at the end only
+            return False
+        text = data[:exc.start].decode("utf-8", "replace")
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        rest = text[exc.pos:]
+        return (exc.msg.startswith("Unterminated string") or not rest.strip()
+                or exc.msg.startswith("Invalid \\uXXXX escape")
+                and _ESCAPE_START.fullmatch(rest) is not None
+                or any(word.startswith(rest) for word in ("true", "false", "null"))
+                or rest == "-"
+                or exc.pos > 0 and text[exc.pos - 1].isdigit()
+                and _NUMBER_END.fullmatch(rest) is not None)
+    except RecursionError:
+        return False
+    return False                                       # whole JSON: not cut
 
 
 def json_line(raw: bytes, first: bool) -> Any:

@@ -25,6 +25,17 @@ def test_a_benchmark_s_help_is_its_own():
 def test_bad_benchmark_names_and_options_are_one_line():
     assert_input_error(run(["bench", "nothing"]), "no benchmark 'nothing'", "solver", "paired")
     assert_input_error(run(["bench", "engine", "--seconds", "x"]), "bench engine",
-                       "invalid float value: 'x'", "nimmt bench engine --help")
+                       "'x' is not a finite number above 0", "nimmt bench engine --help")
+    for option, value in (("--seconds", "nan"), ("--seconds", "0")):   # nan ran without end
+        assert_input_error(run(["bench", "playouts", option, value]), "not a finite number")
+    assert_input_error(run(["bench", "resume", "--count", "-1"]), "not an integer of 1 or more")
     assert_input_error(run(["bench", "paired", "--players", "4"]), "bench paired",
                        "--bot is required")
+
+
+def test_a_results_file_of_someone_else_is_kept(tmp_path):
+    mine = tmp_path / "mine.txt"
+    mine.write_text("hello")
+    assert_input_error(run(["bench", "paired", "--players", "3", "--rounds", "2", "--bot",
+                            "greedy", "--rounds-json", str(mine)]), "not a JSON file")
+    assert mine.read_text() == "hello"

@@ -421,6 +421,11 @@ def test_an_output_file_of_another_kind_is_kept(tmp_path):
     assert_input_error(run(["deal", "--count", "2", "--cards", "3", "--out", str(mine)]),
                        "is not a file of positions", "not overwritten")
     assert mine.read_text() == "important\n"
+    records = tmp_path / "rounds.jsonl"              # a position with its turns: no deal
+    records.write_text('{"deck": 24, "rows": [[3], [7], [12], [21]], "hands": [[1], [5]],'
+                       ' "turns": []}\n')
+    assert_input_error(run(["deal", "--count", "2", "--cards", "3", "--out", str(records)]),
+                       "not overwritten")
     deals = tmp_path / "deals.jsonl"
     for count in ("2", "3"):                      # a deal file is replaced by a new one
         assert run(["deal", "--count", count, "--cards", "3", "--out", str(deals)]).exit_code == 0

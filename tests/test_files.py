@@ -131,3 +131,40 @@ def test_a_killed_writer_s_temporary_is_removed_and_a_running_one_s_kept(tmp_pat
     finally:
         running.kill()
         running.wait()
+
+
+def test_a_line_cut_short_is_told_from_a_line_with_a_mistake():
+    import json
+    import random
+    from solver.linefile import cut_short
+    rng = random.Random(1)
+    for _ in range(50):
+        value = {"deck": 104, "rows": [[rng.randint(1, 104)] for _ in range(4)],
+                 "turns": [{"cards": [rng.randint(1, 104), -rng.random()],
+                            "row_choices": [None, True, False]}],
+                 "s": "\u00e9\u2603\\\"x", "e": 1e-7, "g": -3e21}
+        for ascii_only in (True, False):
+            line = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8")
+            assert all(cut_short(line[:i]) for i in range(1, len(line)))
+            assert not cut_short(line)
+    for text in (b'{"turns": [{"cards": [4, 22]},]}', b'{"a": 1 2', b'{"a": tru e',
+                 b'{"deck": 24}x', b'{"a": [1, 2]]'):
+        assert not cut_short(text), text
+
+
+def test_a_damaged_compressed_npz_is_one_line(tmp_path):
+    """A compressed member scrambled (zlib's error, not numpy's): the same one line."""
+    import zipfile
+    import numpy as np
+    from solver.errors import ConfigError
+    from solver.files import read_npz
+    path = tmp_path / "w.npz"
+    np.savez_compressed(path, a=np.arange(1000))
+    info = zipfile.ZipFile(path).getinfo("a.npy")
+    data = bytearray(path.read_bytes())
+    start = info.header_offset + 30 + len(info.filename)
+    for i in range(start + 2, start + info.compress_size - 2):
+        data[i] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ConfigError, match="not an .npz file, or cut short"):
+        read_npz(str(path), ["a"], "weights")

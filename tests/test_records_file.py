@@ -107,8 +107,13 @@ def test_a_torn_last_line_is_removed(tmp_path):
     assert records(out) == rounds + rounds
 
 
-@pytest.mark.parametrize("content", ['{"rows": [[1]]}\n', "not json\n", "\udcff", "notes",
-                                     '{"rows": [[1]]}', '{"deck": 24, "rows": [[1]]}'])
+@pytest.mark.parametrize("content", [
+    '{"rows": [[1]]}\n', "not json\n", "\udcff", "notes", '{"rows": [[1]]}',
+    '{"deck": 24, "rows": [[1]]}',
+    # a record of one's own with a mistake in it, not one cut short: not taken for torn
+    '{"deck": 24, "rows": [[1], [2], [3], [9]], "turns": [{"cards": [4, 22]},]}',
+    # a tournament's games file: a record added to it would stop it resuming
+    '{"tournament": {"players": 3}}\n{"game": 0, "records": []}\n'])
 def test_a_file_of_something_else_is_refused_and_kept(tmp_path, content):
     out = tmp_path / "notes.txt"
     out.write_bytes(content.encode("utf-8", "surrogateescape"))

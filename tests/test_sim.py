@@ -55,3 +55,14 @@ def test_search_runs_in_chunks_like_in_one_go():
     assert sum(n for n, _, _ in one.root_stats().values()) == 600
     # a hidden hand's arms are only cards of the pool
     assert set(one.root_stats(1)) <= set(pool)
+
+
+@pytest.mark.parametrize("seconds", [float("nan"), float("inf"), -1.0])
+def test_a_search_time_that_is_no_time_is_refused(seconds):
+    """nan seconds ran a loop without nogil's way out: no Ctrl-C, no end."""
+    rows = [[20], [92], [65], [103]]
+    hand = [5, 10, 11, 21, 24, 37, 40, 53, 85, 101]
+    pool = sorted(set(range(1, 105)) - set(hand) - {20, 92, 65, 103})
+    search = Search(Determinizer(rows, [hand, None, None], pool, 10), 0, seed=9)
+    with pytest.raises(ValueError, match="seconds must be a finite number"):
+        search.run(seconds=seconds)

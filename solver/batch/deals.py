@@ -18,15 +18,16 @@ MAX_COUNT = MAX_GAMES                   # positions of one file
 
 
 def _deal_lines(head: bytes) -> bool:
-    """Whether a file's first bytes are JSON lines of positions (the last one may be cut)."""
-    lines = head.splitlines()
+    """Whether a file's first bytes are JSON lines of positions (the last one may be cut),
+    not game records (a position and its turns: `play --record`'s lines)."""
+    lines = [line for line in head.splitlines() if line.strip()]
     if len(lines) > 1 and not head.endswith(b"\n"):
         lines.pop()                                  # cut by the head's end
     try:
-        return all(not line.strip() or {"deck", "rows", "hands"} <= set(json.loads(line))
-                   for line in lines) and any(line.strip() for line in lines)
-    except (ValueError, TypeError, UnicodeError):
+        keys = [set(json.loads(line)) for line in lines]
+    except (ValueError, TypeError, UnicodeError, RecursionError):
         return False
+    return bool(keys) and all({"deck", "rows", "hands"} <= k and "turns" not in k for k in keys)
 
 
 DEAL_FILE = FileKind("a file of positions (JSON lines, as 'nimmt deal --count' writes)",

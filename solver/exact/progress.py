@@ -19,7 +19,6 @@ trusted as the search's own memory: a file edited by hand could make a wrong ans
 """
 import hashlib
 import os
-import zipfile
 from typing import Tuple
 
 import numpy as np
@@ -27,7 +26,7 @@ import numpy as np
 from .._search import ExactSearch
 from ..core.position import Position
 from ..errors import ConfigError, NimmtError, quote, SHORT_PATH
-from ..files import check_writable, write_atomically
+from ..files import check_writable, npz_damage, write_atomically
 
 FORMAT = "nimmt exact progress 1"
 SAVE_EVERY = 60.0              # seconds between the saves of a running search
@@ -66,7 +65,7 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     try:
         with np.load(path, allow_pickle=False) as saved:       # an .npy: TypeError
             fields = {k: saved[k] for k in ("format", "position", "records", "digest")}
-    except (OSError, ValueError, KeyError, EOFError, TypeError, zipfile.BadZipFile):
+    except (OSError, KeyError, TypeError) + npz_damage():
         raise ConfigError(f"{name} is not a progress file of nimmt solve") from None
     if str(fields["format"]) != FORMAT:
         raise ConfigError(f"{name} is a progress file of another format"

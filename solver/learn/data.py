@@ -12,7 +12,6 @@ import json
 import math
 import os
 import random
-import zipfile
 from dataclasses import asdict, dataclass
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -21,7 +20,8 @@ import numpy as np
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError
-from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
+from ..files import (npz_damage, read_npz, remove_dead_temporaries, write_atomically,
+                     write_text_file)
 from ..mcts.player import SearchPlayer
 from ..play.bots import NetBot, NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import play_round
@@ -228,7 +228,7 @@ def _chunk_rounds(path: str, whole: int) -> int:
     try:
         with np.load(path, allow_pickle=False) as z:
             return int(z["rounds"]) if "rounds" in z.files else whole
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+    except (OSError,) + npz_damage():
         raise ConfigError(f"cannot read the training chunk {path}: not an .npz file, or cut"
                           f" short (remove it: it is made again)") from None
 

@@ -12,30 +12,30 @@ import shlex
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import errors
-from ..linefile import LineFile, whole_lines
-from ..reading import records_in
+from ..linefile import LineFile, cut_short, json_line, whole_lines
 
 
 TORN = b'{"deck": '       # how every line written here starts (Position.to_dict's first key)
 
 
 def _rounds(data: bytes) -> Optional[List[Any]]:
-    """The game records of `data`, lines of them ([] when blank); None for anything else."""
-    try:
-        return records_in(data.decode("utf-8"))
-    except UnicodeError:
-        return None
+    """The game records of `data`, lines of them ([] when blank); None for anything else (a
+    tournament's games file too: a record added to it would break its resuming)."""
+    records: List[Any] = []
+    for number, line in enumerate(data.splitlines()):
+        if not line.strip():
+            continue
+        record = json_line(line, number == 0)
+        if not (isinstance(record, dict) and "turns" in record):
+            return None
+        records.append(record)
+    return records
 
 
 def _torn(data: bytes) -> bool:
-    """`data` is a line written here and cut short: it starts as they do and is no JSON."""
-    if not data.startswith(TORN):
-        return False
-    try:
-        json.loads(data)
-    except ValueError:
-        return True
-    return False
+    """`data` is a line written here and cut short: it starts as they do, and is the start of
+    JSON (a line with a mistake in it is someone's, not torn)."""
+    return data.startswith(TORN) and cut_short(data)
 
 
 class RecordsFile(LineFile):
