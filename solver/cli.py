@@ -27,7 +27,8 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import NPZ_FILE, check_writable, stop_name, stop_on_termination, write_text_file
+from .files import (FIRST_CARD_FILE, WEIGHTS_FILE, check_writable, stop_name,
+                    stop_on_termination, write_text_file)
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import BOTS, make_bot, parse_bot_names
@@ -450,6 +451,10 @@ def play(players, bots, variant, threshold, seed, record_file):
         two_players = two_player_variant(config.players, config.deck)
         bots = COMPLETE_INFORMATION_BOT if two_players else "belief"
     names = parse_bot_names(bots)
+    if len(names) > players - 1:
+        raise errors.ConfigError(f"{len(names)} bots for the {players - 1} other seat"
+                                 f"{'s' if players > 2 else ''} of a {players}-player game:"
+                                 " give at most as many (fewer are seated in turn)")
     rng = random.Random(seed)
     seat_names = ["you"] + [f"{names[k % len(names)]}-{k + 2}" for k in range(players - 1)]
     seats: List[Player] = [TerminalPlayer(seat_names)]
@@ -893,7 +898,7 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     from .exact.firstcard import LEVELS
     from .exact.firstcard_train import train as train_model
 
-    check_writable(out, NPZ_FILE)            # before the hours of solving, not after
+    check_writable(out, FIRST_CARD_FILE)     # before the hours of solving, not after
     counts = _numbers(positions_text, int, "--positions")
     if len(counts) != len(LEVELS) or min(counts) < 10 or max(counts) > MAX_GAMES:
         raise errors.ConfigError(f"--positions must be {len(LEVELS)} counts in 10..{MAX_GAMES},"
@@ -943,7 +948,7 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
         if not os.path.isdir(folder):
             raise errors.ConfigError(f"no such folder: {folder}")
     if export_path is not None:
-        check_writable(export_path, NPZ_FILE)  # before the training, not after
+        check_writable(export_path, WEIGHTS_FILE)  # before the training, not after
 
     def report(line):
         click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"

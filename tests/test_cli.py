@@ -195,6 +195,7 @@ def test_show_prints_the_position_row_by_row(readme_example):
      "1000000000000"),
     (["play", "--threshold", "10001"], "10001"),
     (["play", "--bots", "nobody"], "nobody"),
+    (["play", "-n", "2", "--bots", "greedy,safe"], "2 bots for the 1 other seat"),
     (["frobnicate"], "frobnicate"),
 ])
 def test_usage_errors_are_one_line_and_status_2(args, word):

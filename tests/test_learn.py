@@ -762,3 +762,23 @@ def test_rollouts_command(tmp_path):
     assert "prior" in error_line(run(["train", "rollouts", "--out", str(tmp_path / "z"),
                                       "--prior", "-1"]))
     assert not any((tmp_path / name).exists() for name in "xyz")
+
+
+def test_a_chunk_not_made_by_generate_is_refused_in_one_line(tmp_path):
+    """Made by hand with the wrong shapes, it failed deep in the training (a traceback)."""
+    from solver.errors import ConfigError
+    from solver.learn.data import load_chunks
+    arrays = {"players": np.full(3, 4, np.int8), "deck": np.full(3, 104, np.int8),
+              "turn": np.zeros(3, np.int8), "hand": np.zeros((3, 10), np.int8),
+              "rows": np.zeros((3, 4, 5), np.int8), "seen": np.zeros((3, 105), bool),
+              "penalties": np.zeros((3, 10), np.int16), "scores": np.zeros((3, 10), np.int16),
+              "target": np.zeros((3, 3), np.float32), "outcome": np.zeros((3, 10), np.int16),
+              "round": np.zeros(3, np.int32)}
+    np.savez(tmp_path / "chunk_00000.npz", **arrays)
+    with pytest.raises(ConfigError, match=r"its target has the shape \(3, 3\)"):
+        load_chunks(str(tmp_path))
+    arrays["target"] = np.zeros((3, 10), np.float32)
+    arrays["players"][:] = 50
+    np.savez(tmp_path / "chunk_00000.npz", **arrays)
+    with pytest.raises(ConfigError, match="seat counts are not all 2..10"):
+        load_chunks(str(tmp_path))

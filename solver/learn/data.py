@@ -246,6 +246,26 @@ def data_settings(folder: str) -> Dict:
                           f" {getattr(exc, 'strerror', None) or exc}") from None
 
 
+# each array's shape after its first axis (one entry a decision)
+CHUNK_SHAPES = {"players": (), "deck": (), "turn": (), "hand": (HAND_SIZE,), "rows": (4, 5),
+                "seen": (105,), "penalties": (MAX_SEATS,), "scores": (MAX_SEATS,),
+                "target": (HAND_SIZE,), "outcome": (MAX_SEATS,), "round": ()}
+
+
+def _check_chunk(path: str, arrays: Dict[str, np.ndarray]) -> None:
+    """Refuse a chunk whose arrays are not those `generate` writes (shapes, one entry a
+    decision, seat counts 2..10): a chunk made by hand would fail deep in the training."""
+    size = len(arrays["players"]) if arrays["players"].ndim == 1 else -1
+    for key, shape in CHUNK_SHAPES.items():
+        if arrays[key].shape != (size,) + shape:
+            raise ConfigError(f"the training chunk {path} is not one of 'nimmt train"
+                              f" generate': its {key} has the shape {arrays[key].shape}"
+                              f" (expected {(size,) + shape})")
+    if size and not (arrays["players"].min() >= 2 and arrays["players"].max() <= MAX_SEATS):
+        raise ConfigError(f"the training chunk {path} is not one of 'nimmt train generate':"
+                          f" its seat counts are not all 2..{MAX_SEATS}")
+
+
 def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
     """Every chunk of `folder`, in order: the raw views and the targets (`target`,
     `outcome`, `round`)."""
@@ -257,6 +277,7 @@ def load_chunks(folder: str) -> Tuple[RawViews, Dict[str, np.ndarray]]:
     for name in names:
         z = read_npz(os.path.join(folder, name), tuple(RawViews.__dataclass_fields__)
                      + tuple(extra), "a training chunk")
+        _check_chunk(os.path.join(folder, name), z)
         parts.append(RawViews(**{k: z[k] for k in RawViews.__dataclass_fields__}))
         for k in extra:
             extra[k].append(z[k])

@@ -46,6 +46,8 @@ class GamesFile(LineFile):
                     f" {errors.quote_json(ours, 60)}); {ADVICE}")
         games: Dict[int, GameSummary] = {}
         for number, raw in enumerate(lines[1:], 2):
+            if not raw.strip():
+                continue                   # a blank line (an editor's): no game, no harm
             record = json_line(raw, False)
             summary = game_of(record, header)
             if summary is None:
