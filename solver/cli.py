@@ -86,7 +86,8 @@ class NimmtGroup(click.Group):
         stop_on_termination()
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-            sys.stdout.flush()          # a closed stdout is found here, not at Python's exit
+            if sys.stdout is not None:  # None: started with stdout closed (>&-)
+                sys.stdout.flush()      # a closed stdout is found here, not at Python's exit
         except (OutputClosed, BrokenPipeError):
             output_closed()
         except NoArgsIsHelpError as exc:          # bare `nimmt`: the help, not an error
@@ -181,7 +182,10 @@ threshold_option = click.option(
 def fail(message: str, status: int = ExitStatus.BAD_INPUT) -> None:
     """Print `nimmt: error: message` on one line of stderr and exit."""
     one_line = " ".join(str(message).split())
-    click.echo(f"nimmt: error: {one_line}", err=True)
+    try:
+        click.echo(f"nimmt: error: {one_line}", err=True)
+    except (OSError, ValueError):       # stderr closed or full: the status still says it
+        pass
     sys.exit(status)
 
 

@@ -69,6 +69,17 @@ def test_stdout_closed_is_141_without_a_message(args):
     process.stderr.close()
 
 
+def test_stdout_or_stderr_closed_from_the_start_is_no_traceback():
+    """Started with stdout closed (`>&-`: sys.stdout is None), the output has nowhere to go:
+    done, 0; with stderr closed, a bad option still exits 2."""
+    python = f"{sys.executable} -m solver"
+    for command, status in ((f"{python} deal -n 3 --seed 1 >&-", ExitStatus.OK),
+                            (f"{python} deal -n 3 --seed -1 2>&-", ExitStatus.BAD_INPUT)):
+        result = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True,
+                                timeout=60)
+        assert result.returncode == status and b"Traceback" not in result.stderr, command
+
+
 def test_play_input_ended_is_4():
     result = run(["play", "--players", "3", "--seed", "1"], "")
     assert result.exit_code == ExitStatus.INPUT_ENDED
