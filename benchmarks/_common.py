@@ -37,7 +37,10 @@ def positive_float(text: str) -> float:
 
 
 def _json_head(head: bytes) -> bool:
-    return head.lstrip()[:1] in (b"{", b"[")
+    """A benchmark's results: `--json` files open with the machine, `--rounds-json` files
+    (bench_paired) with the first deal."""
+    compact = b"".join(head.split())
+    return compact.startswith((b'{"machine":', b'{"first":'))
 
 
 JSON_FILE = None     # made on first use: solver's files module loads with the package
@@ -48,7 +51,7 @@ def check_json_out(path: str) -> None:
     is no JSON (someone's file, kept)."""
     from solver.files import FileKind, check_writable
     global JSON_FILE
-    JSON_FILE = JSON_FILE or FileKind("a JSON file (a benchmark's results)", _json_head)
+    JSON_FILE = JSON_FILE or FileKind("a benchmark's results (JSON)", _json_head)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     check_writable(path, JSON_FILE)
 

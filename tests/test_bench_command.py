@@ -36,6 +36,16 @@ def test_bad_benchmark_names_and_options_are_one_line():
 def test_a_results_file_of_someone_else_is_kept(tmp_path):
     mine = tmp_path / "mine.txt"
     mine.write_text("hello")
-    assert_input_error(run(["bench", "paired", "--players", "3", "--rounds", "2", "--bot",
-                            "greedy", "--rounds-json", str(mine)]), "not a JSON file")
-    assert mine.read_text() == "hello"
+    record = tmp_path / "record.json"             # JSON, but no benchmark's
+    record.write_text('{"deck": 24, "turns": []}')
+    for path in (mine, record):
+        before = path.read_text()
+        assert_input_error(run(["bench", "paired", "--players", "3", "--rounds", "2", "--bot",
+                                "greedy", "--rounds-json", str(path)]),
+                           "not a benchmark's results")
+        assert path.read_text() == before
+    ours = tmp_path / "rounds.json"
+    for _ in range(2):                            # its own results: replaced
+        result = run(["bench", "paired", "--players", "3", "--rounds", "2", "--bot", "greedy",
+                      "--base", "random", "--rounds-json", str(ours)])
+        assert result.exit_code == 0, result.output
