@@ -782,3 +782,17 @@ def test_a_chunk_not_made_by_generate_is_refused_in_one_line(tmp_path):
     np.savez(tmp_path / "chunk_00000.npz", **arrays)
     with pytest.raises(ConfigError, match="seat counts are not all 2..10"):
         load_chunks(str(tmp_path))
+
+
+def test_a_teacher_that_fails_at_once_leaves_no_folder_behind(tmp_path):
+    """Its settings alone would tie the folder: the same command with another teacher was
+    then refused ("games made with other settings")."""
+    from tests.support import run
+    folder = tmp_path / "games"
+    result = run(["train", "generate", "--out", str(folder), "--rounds", "4", "--chunk", "2",
+                  "--teacher", "program:path=/bin/true", "--seed", "1"])
+    assert result.exit_code == 2 and "ended without answering" in result.stderr
+    assert not folder.exists()
+    result = run(["train", "generate", "--out", str(folder), "--rounds", "4", "--chunk", "2",
+                  "--teacher", "greedy", "--seed", "1"])
+    assert result.exit_code == 0, result.output

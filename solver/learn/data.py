@@ -194,6 +194,7 @@ def generate(config, folder: str,
     config.check()
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise ConfigError(f"cannot make the folder {folder}: a file of that name is there")
+    made_folder = not os.path.exists(folder)
     os.makedirs(folder, exist_ok=True)
     remove_dead_temporaries(folder)          # a killed run's half-written chunk
     settings = config.settings()
@@ -205,6 +206,19 @@ def generate(config, folder: str,
                               " use another folder")
     else:
         write_text_file(path, json.dumps(settings, indent=1, sort_keys=True))
+    try:
+        return _write_chunks(config, folder, progress)
+    except BaseException:
+        # stopped before its first chunk (a teacher that fails at once, Ctrl-C): the
+        # settings alone would tie the folder to them; a run with others may have it
+        if not any(name.startswith("chunk_") for name in os.listdir(folder)):
+            os.unlink(path)
+            if made_folder and not os.listdir(folder):
+                os.rmdir(folder)
+        raise
+
+
+def _write_chunks(config, folder: str, progress: Optional[Callable[[int, int], None]]) -> int:
     chunks = (config.rounds + config.chunk_rounds - 1) // config.chunk_rounds
     written = 0
     for c in range(chunks):
