@@ -8,21 +8,21 @@ import platform
 import time
 from typing import Callable, List, Sequence
 
-
-def positive_int(text: str) -> int:
-    """An option's count: an integer of 1 or more."""
-    value = int(text) if text.lstrip("-").isdigit() else None
-    if value is None or value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer of 1 or more")
-    return value
+from solver.files import FileKind, check_writable, write_text_file
 
 
-def natural_int(text: str) -> int:
-    """An option's seed or offset: an integer of 0 or more."""
-    value = int(text) if text.lstrip("-").isdigit() else None
-    if value is None or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an integer of 0 or more")
-    return value
+def _int_from(minimum: int) -> Callable[[str], int]:
+    """The type of an option that is an integer of `minimum` or more."""
+    def convert(text: str) -> int:
+        value = int(text) if text.lstrip("-").isdigit() else None
+        if value is None or value < minimum:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer of {minimum} or more")
+        return value
+    return convert
+
+
+positive_int = _int_from(1)       # a count
+natural_int = _int_from(0)        # a seed or an offset
 
 
 def positive_float(text: str) -> float:
@@ -43,22 +43,18 @@ def _json_head(head: bytes) -> bool:
     return compact.startswith((b'{"machine":', b'{"first":'))
 
 
-JSON_FILE = None     # made on first use: solver's files module loads with the package
+JSON_FILE = FileKind("a benchmark's results (JSON)", _json_head)
 
 
 def check_json_out(path: str) -> None:
     """Refuse, before the run, a results file that cannot be written or that is there and
-    is no JSON (someone's file, kept)."""
-    from solver.files import FileKind, check_writable
-    global JSON_FILE
-    JSON_FILE = JSON_FILE or FileKind("a benchmark's results (JSON)", _json_head)
+    is no benchmark's results (someone's file, kept)."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     check_writable(path, JSON_FILE)
 
 
 def write_json(path: str, data, indent=1) -> None:
     """`data` as JSON to `path`, whole or not at all."""
-    from solver.files import write_text_file
     check_json_out(path)
     write_text_file(path, json.dumps(data, indent=indent))
 

@@ -27,8 +27,7 @@ from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
 from .errors import EndOfInput, GameQuit, Interrupted
-from .files import (FIRST_CARD_FILE, WEIGHTS_FILE, check_writable, stop_name,
-                    stop_on_termination, write_text_file)
+from .files import check_writable, stop_name, stop_on_termination, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
 from .play.bots import BOTS, make_bot, parse_bot_names
@@ -899,10 +898,10 @@ def train_first_card(data, out, positions_text, node_roots, epochs, jobs, seed):
     features and margin (its worst entry) kept, one small network per hand size fitted to
     pick the card of the largest margin (numpy only). The shipped weights are
     solver/exact/weights/first-card-v1.npz. Progress on stderr."""
-    from .exact.firstcard import LEVELS
+    from .exact.firstcard import LEVELS, WEIGHTS_FILE
     from .exact.firstcard_train import train as train_model
 
-    check_writable(out, FIRST_CARD_FILE)     # before the hours of solving, not after
+    check_writable(out, WEIGHTS_FILE)        # before the hours of solving, not after
     counts = _numbers(positions_text, int, "--positions")
     if len(counts) != len(LEVELS) or min(counts) < 10 or max(counts) > MAX_GAMES:
         raise errors.ConfigError(f"--positions must be {len(LEVELS)} counts in 10..{MAX_GAMES},"
@@ -946,6 +945,7 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
               seed):
     """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
     one CPU thread, deterministic for a seed; one line per epoch."""
+    from .learn.model import WEIGHTS_FILE
     from .learn.train import TrainConfig, train as run_training
 
     for folder in data:

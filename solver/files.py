@@ -172,10 +172,6 @@ def npz_kind(description: str, first: str) -> FileKind:
                     and head[30:30 + len(name)] == name)
 
 
-WEIGHTS_FILE = npz_kind("a network's weights (.npz)", "meta")
-FIRST_CARD_FILE = npz_kind("an opening-card model's weights (.npz)", "w1")
-
-
 def check_writable(path: str, kind: Optional[FileKind] = None) -> None:
     """Refuse an output file that cannot be written before a long solve, not after: a file
     is made and removed beside it (the only test that the file system agrees). With `kind`,

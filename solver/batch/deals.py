@@ -4,12 +4,12 @@ Every position of a file comes from one `random.Random(seed)`, in order: the sam
 and cards give the same positions. A position of C cards a hand is a fresh deal (10 cards a
 hand, four one-card rows) played for 10 - C turns by `PLAYOUT_RULE` (core/deal.py).
 """
-import json
 from typing import Iterator
 
 from .. import errors
 from ..core.deal import seeded_positions
 from ..files import FileKind
+from ..linefile import json_line
 from ..core.position import Position
 from ..limits import MAX_GAMES
 
@@ -23,11 +23,9 @@ def _deal_lines(head: bytes) -> bool:
     lines = [line for line in head.splitlines() if line.strip()]
     if len(lines) > 1 and not head.endswith(b"\n"):
         lines.pop()                                  # cut by the head's end
-    try:
-        keys = [set(json.loads(line)) for line in lines]
-    except (ValueError, TypeError, UnicodeError, RecursionError):
-        return False
-    return bool(keys) and all({"deck", "rows", "hands"} <= k and "turns" not in k for k in keys)
+    values = [json_line(line, number == 0) for number, line in enumerate(lines)]
+    return bool(values) and all(isinstance(v, dict) and {"deck", "rows", "hands"} <= v.keys()
+                                and "turns" not in v for v in values)
 
 
 DEAL_FILE = FileKind("a file of positions (JSON lines, as 'nimmt deal --count' writes)",

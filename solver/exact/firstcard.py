@@ -18,10 +18,11 @@ from typing import Optional
 import numpy as np
 
 from .. import errors
-from ..files import read_npz, write_atomically
+from ..files import npz_kind, read_npz, write_atomically
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_WEIGHTS = os.path.join(HERE, "weights", "first-card-v1.npz")
+WEIGHTS_FILE = npz_kind("an opening-card model's weights (.npz)", "w1")   # what `save` writes
 FEATURES = 25            # per card (cext/firstcard.pxd FC_FEATURES)
 INPUTS = 2 * FEATURES    # a card's features, then the mean of its hand's
 HIDDEN = 32              # cext/firstcard.pxd FC_HIDDEN

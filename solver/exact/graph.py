@@ -23,9 +23,10 @@ from .engine import play_cards
 from .solution import Solution
 
 GRAPH_FORMATS = (".graphml", ".dot")
-GRAPH_FILE = FileKind(
+DOT_HEADER = "digraph equilibrium {"
+GRAPH_FILE = FileKind(                      # what write_graph writes, in either format
     "a graph of 'nimmt solve --graph'",
-    lambda head: head.startswith(b"digraph equilibrium {")
+    lambda head: head.startswith(DOT_HEADER.encode())
     or (b"<graphml" in head and b'attr.name="notation"' in head))
 
 
@@ -114,7 +115,7 @@ def write_graph(graph: nx.DiGraph, path: str) -> None:
 
 def to_dot(graph: nx.DiGraph) -> str:
     """Graphviz DOT text of a directed graph, every attribute kept."""
-    lines: List[str] = ["digraph equilibrium {", "  rankdir=TB;", "  node [shape=box];"]
+    lines: List[str] = [DOT_HEADER, "  rankdir=TB;", "  node [shape=box];"]
     lines += [f"  {dot_quote(node)} [{dot_attributes(data)}];"
               for node, data in graph.nodes(data=True)]
     lines += [f"  {dot_quote(u)} -> {dot_quote(v)} [{dot_attributes(data)}];"

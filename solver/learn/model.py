@@ -26,7 +26,7 @@ import numpy as np
 
 from .. import _gemm
 from ..errors import ConfigError
-from ..files import read_npz, write_atomically
+from ..files import npz_kind, read_npz, write_atomically
 from ..core.player import PlayerView
 from .features import (CARD_FEATURES, COST_FEATURE, FEATURE_VERSION, HAND_SIZE, ROW_SCALE,
                        TABLE_FEATURES, Encoded, encode, raw_views)
@@ -176,7 +176,8 @@ class PolicyNet:
         return likeliest_cards(views, self.logits(encode(raw_views(views))))
 
     def save(self, path: str) -> None:
-        """The weights as an .npz at `path` (that very name), written whole or not at all."""
+        """The weights as an .npz at `path` (that very name), written whole or not at all;
+        `meta` first (WEIGHTS_FILE tells such a file by it)."""
         def write(temporary: str) -> None:
             with open(temporary, "wb") as handle:
                 np.savez(handle, meta=np.array(json.dumps(self.meta, sort_keys=True)),
@@ -184,6 +185,7 @@ class PolicyNet:
         write_atomically(path, write)
 
 
+WEIGHTS_FILE = npz_kind("a network's weights (.npz)", "meta")     # what `save` writes
 NEGLIGIBLE = 1e-20     # a weight this small changes no sum of the network by a float32 bit
 
 

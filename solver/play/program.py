@@ -114,7 +114,8 @@ def check_view(view: PlayerView) -> None:
                           f" turns played and {len(view.hand)} cards in hand (a round deals"
                           f" {view.config.hand_size} a hand)")
     on_rows = [c for row in view.rows for c in row]
-    seen = on_rows + [c for t in view.played for c in t] \
+    played = [c for t in view.played for c in t]
+    seen = on_rows + played \
         + [c for row in view.start_rows for c in row] + list(view.out_of_play) \
         + list(view.revealed or ())
     if any(not 1 <= c <= deck for c in seen):
@@ -127,7 +128,6 @@ def check_view(view: PlayerView) -> None:
     if len(set(view.hand)) != len(view.hand) or set(view.hand) & set(seen):
         raise ConfigError("a card of the view's hand is twice in it, or also on the table,"
                           " played or out of play")
-    played = [c for t in view.played for c in t]
     if len(set(played)) != len(played):
         raise ConfigError("a card is played twice in the view's played turns")
     if asked_row:

@@ -7,7 +7,6 @@ A line is the round's record with every hand (the table's view: `review` grades 
 player), plus two notes that records may carry and no reader needs: `seats` (the name of
 each seat) and `round` (1 for a game's first).
 """
-import json
 import shlex
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -18,18 +17,17 @@ from ..linefile import LineFile, cut_short, json_line, whole_lines
 TORN = b'{"deck": '       # how every line written here starts (Position.to_dict's first key)
 
 
+def _is_record(value: Any) -> bool:
+    """A game record's line (a tournament's games line is not: a record added to its file
+    would break its resuming)."""
+    return isinstance(value, dict) and "turns" in value
+
+
 def _rounds(data: bytes) -> Optional[List[Any]]:
-    """The game records of `data`, lines of them ([] when blank); None for anything else (a
-    tournament's games file too: a record added to it would break its resuming)."""
-    records: List[Any] = []
-    for number, line in enumerate(data.splitlines()):
-        if not line.strip():
-            continue
-        record = json_line(line, number == 0)
-        if not (isinstance(record, dict) and "turns" in record):
-            return None
-        records.append(record)
-    return records
+    """The game records of `data`, lines of them ([] when blank); None for anything else."""
+    records = [json_line(line, number == 0)
+               for number, line in enumerate(data.splitlines()) if line.strip()]
+    return records if all(_is_record(r) for r in records) else None
 
 
 def _torn(data: bytes) -> bool:
