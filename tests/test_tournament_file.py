@@ -103,6 +103,24 @@ def test_a_file_of_another_tournament_is_refused_and_kept(tmp_path, change, word
     assert out.read_bytes() == before
 
 
+def edit_game(text, change):
+    """The file with its first game's line changed by `change(game)`."""
+    lines = text.splitlines(keepends=True)
+    game = json.loads(lines[1])
+    change(game)
+    lines[1] = json.dumps(game) + "\n"
+    return "".join(lines)
+
+
+def take_one_more(game):
+    """One bullhead more in the first round, the total and winners made to agree: only the
+    round's record, replayed, says otherwise."""
+    game["rounds"][0][0] += 1
+    game["scores"][0] += 1
+    low = min(game["scores"])
+    game["winners"] = [k + 1 for k, s in enumerate(game["scores"]) if s == low]
+
+
 @pytest.mark.parametrize("damage, words", [
     (lambda text: "garbage\n" + text, ["not a games file", "first line"]),
     (lambda text: text.replace('"game": 2', '"game": "2"'), ["line", "not a game"]),
@@ -110,6 +128,15 @@ def test_a_file_of_another_tournament_is_refused_and_kept(tmp_path, change, word
                                '"seats": ["greedy", "safe", "random"]'), ["not a game"]),
     (lambda text: text.replace('"winners": [', '"winners": [4, '), ["not a game"]),
     (lambda text: text.replace('"records": [{', '"records": [3, {'), ["not a game"]),
+    (lambda text: edit_game(text, lambda g: g["scores"].__setitem__(0, g["scores"][0] + 1)),
+     ["line 2", "not a game"]),
+    (lambda text: edit_game(text, take_one_more), ["line 2", "not a game"]),
+    (lambda text: edit_game(text, lambda g: g.__setitem__("winners", [1, 2, 3])),
+     ["line 2", "not a game"]),
+    (lambda text: edit_game(text, lambda g: g.update(rounds=g["rounds"] * 2,
+                                                   records=g["records"] * 2,
+                                                   scores=[2 * s for s in g["scores"]])),
+     ["line 2", "not a game"]),                # goes on past the threshold
 ])
 def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     out = tmp_path / "games.jsonl"

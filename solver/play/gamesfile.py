@@ -11,9 +11,10 @@ the game a new run would play: a resumed tournament sums up as one run would. A 
 another tournament is refused; one of the same tournament with more games than asked lends
 the first `games` of them.
 """
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from .. import errors
+from ..core.record import position_after, replay_steps
 from ..linefile import LineFile, json_line
 from .tournament import GameSummary, lineup
 
@@ -76,7 +77,10 @@ def _counts(value: Any, players: int) -> bool:
 
 def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
     """A game line's summary, None when it is not a whole game of the tournament described
-    by `header` (its number, its seats by the rotation, the seat counts of its numbers)."""
+    by `header`: its number, its seats by the rotation, the seat counts of its numbers, and
+    numbers that agree (each total the sum of its seat's rounds, the game over at its last
+    round and not before, the winners the lowest totals, each round's record replayed by the
+    rules to that round's bullheads)."""
     players = header["players"]
     if not (isinstance(record, dict) and errors.is_integer(record.get("game"))
             and record["game"] >= 0):
@@ -89,9 +93,29 @@ def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
             or not (isinstance(winners, list) and winners
                     and all(errors.is_integer(k) and 1 <= k <= players for k in winners))):
         return None
-    records = record.get("records")          # the sums do not read them: their shape only
+    scores = [sum(r[seat] for r in rounds) for seat in range(players)]
+    before = [s - last for s, last in zip(scores, rounds[-1])]
+    if (record["scores"] != scores or max(before) >= header["threshold"]
+            or max(scores) < header["threshold"]
+            or winners != [k + 1 for k in range(players) if scores[k] == min(scores)]):
+        return None
+    records = record.get("records")
     if records is not None and not (isinstance(records, list) and len(records) == len(rounds)
-                                    and all(isinstance(r, dict) for r in records)):
+                                    and all(_replays_to(r, taken, header)
+                                            for r, taken in zip(records, rounds))):
         return None
     return GameSummary([tuple(r) for r in rounds], tuple(record["scores"]),
                        [k - 1 for k in winners])
+
+
+def _replays_to(record: Any, taken: List[int], header: Dict[str, Any]) -> bool:
+    """A whole round of the tournament's game whose turns give these bullheads."""
+    if not (isinstance(record, dict) and record.get("deck") == header["deck"]):
+        return False
+    try:
+        start, outcomes = replay_steps(record)
+    except errors.NimmtError:
+        return False
+    end = position_after(start, outcomes)
+    return (start.players == header["players"] and start.hand_size == 10 and end.hand_size == 0
+            and [b - a for a, b in zip(start.penalties, end.penalties)] == taken)
