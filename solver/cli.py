@@ -8,6 +8,7 @@ by a limit (`errors.SearchLimitError`) is one line too, with exit status 3; the 
 positions not solved with 5 (the command returns it), Ctrl-C with 130.
 `ExitStatus` holds them all, the same for every command.
 """
+import io
 import json
 import math
 import os
@@ -78,11 +79,23 @@ ANSWER_IS_A_VALUE = ("solve", "best")
 NoArgsIsHelpError = getattr(click.exceptions, "NoArgsIsHelpError", ())
 
 
+def whole_writes() -> None:
+    """Unbuffered (PYTHONUNBUFFERED, python -u), stdout's text layer writes straight to the
+    file and ignores a short write: text that a pipe whose reader left mid-write did not
+    take is lost without an error, and `nimmt ... | head` exits 0 instead of 141. A buffered
+    writer under it, flushed at every line, writes all or raises."""
+    out = sys.stdout
+    if out is not None and isinstance(getattr(out, "buffer", None), io.RawIOBase):
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(out.buffer), encoding=out.encoding,
+                                      errors=out.errors, line_buffering=True)
+
+
 class NimmtGroup(click.Group):
     """A click group whose commands never show a traceback for bad input."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         stop_on_termination()
+        whole_writes()
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             if sys.stdout is not None:  # None: started with stdout closed (>&-)
@@ -105,7 +118,9 @@ class NimmtGroup(click.Group):
                  interruption()[1] if exc.interrupted else ExitStatus.NOT_PROVEN)
         except EndOfInput as exc:                # `nimmt play`: the input ended mid-game
             fail(str(exc), ExitStatus.INPUT_ENDED)
-        except (errors.NimmtError, ValueError, OSError) as exc:
+        except OSError as exc:
+            fail(errors.os_error_text(exc))
+        except (errors.NimmtError, ValueError) as exc:
             fail(str(exc) or type(exc).__name__)
         except MemoryError as exc:               # a table too large for this machine
             fail(f"out of memory: {exc}" if str(exc) else "out of memory")
@@ -773,7 +788,8 @@ def _chunks_options(rounds: int) -> Callable:
 @click.option("--chunk", type=click.IntRange(1, 10000), default=25, show_default=True,
               help="Rounds per chunk file.")
 @click.option("--others", "others_text", default="", help="Bots (specs, comma-separated)"
-              " that may take a seat instead of the teacher; their decisions are not saved.")
+              " that may take a seat instead of the teacher (with --others-share above 0); their"
+              " decisions are not saved.")
 @click.option("--others-share", type=NumberRange(0, 1, max_open=True), default=0.0,
               show_default=True, help="Each seat's chance to get one of --others.")
 @click.option("--net-policy", is_flag=True, help="A `net` teacher's target is its whole"
@@ -955,11 +971,16 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
         check_writable(export_path, WEIGHTS_FILE)  # before the training, not after
 
     def report(line):
-        click.echo(f"epoch {line['epoch']:>3}  train ce {line['train_ce']:.4f}"
-                   f"  valid ce {line.get('valid_ce', math.nan):.4f}"
-                   f"  agree {100 * line.get('valid_agree', math.nan):.1f}%"
-                   f"  value rmse {line.get('valid_value_rmse', math.nan):.2f}"
-                   f"  {line['seconds']:.1f} s")
+        # held-out figures only where there are some: too few rounds give no validation
+        # set (rounds numbered 9 mod 10), self-play data no policy targets
+        parts = [f"epoch {line['epoch']:>3}", f"train ce {line['train_ce']:.4f}"]
+        if "valid_ce" in line:
+            parts += [f"valid ce {line['valid_ce']:.4f}", f"agree {100 * line['valid_agree']:.1f}%"]
+        if "valid_value_rmse" in line:
+            parts.append(f"value rmse {line['valid_value_rmse']:.2f}")
+        else:
+            parts.append("no validation rounds")
+        click.echo("  ".join(parts + [f"{line['seconds']:.1f} s"]))
 
     config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed,
                          target_temperature=target_temperature, init=init)

@@ -25,6 +25,15 @@ def quote(value: Any, limit: int = SHORT) -> str:
     return cut(repr(value), limit)
 
 
+def os_error_text(exc: OSError) -> str:
+    """An operating-system error as one line of ours: the file named, then the system's
+    words ("'out/sub': Not a directory"), never Python's "[Errno 20] ..." form."""
+    words = exc.strerror or str(exc) or type(exc).__name__
+    names = [quote(str(name), SHORT_PATH) for name in (exc.filename, exc.filename2)
+             if name is not None]
+    return ": ".join([" -> ".join(names), words] if names else [words])
+
+
 def is_integer(value: Any) -> bool:
     """A JSON integer: an int that is not a bool (Python's True is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)

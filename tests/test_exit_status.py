@@ -69,6 +69,18 @@ def test_stdout_closed_is_141_without_a_message(args):
     process.stderr.close()
 
 
+def test_a_reader_gone_mid_write_is_141_unbuffered_too():
+    """Unbuffered (PYTHONUNBUFFERED=1), Python's text layer dropped what a pipe did not take
+    of one large write, without an error: `| head -1` gave 0."""
+    command = f"{sys.executable} -m solver deal --count 3000 | head -1 >/dev/null;" \
+              " exit ${PIPESTATUS[0]}"
+    for unbuffered in ("1", ""):
+        result = subprocess.run(["bash", "-c", command], cwd=ROOT, capture_output=True,
+                                timeout=120, env=dict(os.environ, PYTHONUNBUFFERED=unbuffered))
+        assert result.returncode == ExitStatus.OUTPUT_CLOSED, unbuffered
+        assert result.stderr == b""
+
+
 def test_stdout_or_stderr_closed_from_the_start_is_no_traceback():
     """Started with stdout closed (`>&-`: sys.stdout is None), the output has nowhere to go:
     done, 0; with stderr closed, a bad option still exits 2."""

@@ -168,3 +168,13 @@ def test_a_damaged_compressed_npz_is_one_line(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(ConfigError, match="not an .npz file, or cut short"):
         read_npz(str(path), ["a"], "weights")
+
+
+def test_a_system_error_is_told_in_our_words_not_python_s(tmp_path):
+    """A folder asked for under a file: the file named and the system's words, without
+    Python's "[Errno 20]"."""
+    from tests.support import assert_input_error, run
+    (tmp_path / "afile").write_text("x")
+    result = run(["train", "generate", "--out", str(tmp_path / "afile" / "sub"), "--rounds", "2"])
+    assert_input_error(result, "afile/sub'", "Not a directory")
+    assert "Errno" not in result.stderr

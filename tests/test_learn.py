@@ -19,7 +19,7 @@ from solver.learn.features import CARD_FEATURES, TABLE_FEATURES, encode, raw_vie
 from solver.learn.model import DEFAULT_WEIGHTS, WEIGHTS_DIR, PolicyNet, load, load_cached, shapes
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
-from tests.support import error_line, run
+from tests.support import assert_input_error, error_line, run
 
 ROWS = ((3, 10), (50,), (20, 22, 30, 31, 33), (70, 71, 80))
 HAND = (5, 12, 25, 34, 55, 72, 90)
@@ -512,6 +512,8 @@ def test_generation_at_mixed_tables():
         GenerateConfig(others_share=0.5).check()
     with pytest.raises(ConfigError, match="unknown bot"):
         GenerateConfig(others=("nobody",), others_share=0.5).check()
+    with pytest.raises(ConfigError, match="need a share above 0"):
+        GenerateConfig(others=("greedy",)).check()      # silently never seated before
 
 
 def test_selfplay_rounds_replay_by_the_rules(tmp_path):
@@ -798,3 +800,29 @@ def test_a_teacher_that_fails_at_once_leaves_no_folder_behind(tmp_path):
     result = run(["train", "generate", "--out", str(folder), "--rounds", "4", "--chunk", "2",
                   "--teacher", "greedy", "--seed", "1"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_fresh_run_keeps_files_of_others_and_drops_its_own_killed_epoch(tmp_path):
+    """A run folder without a checkpoint: an epoch file or log of someone else is refused
+    and kept; the log of a run of ours stopped before its first checkpoint is cut (its
+    epoch is done again, not logged twice). Too little data for a validation set says so
+    (it printed nan)."""
+    pytest.importorskip("torch")
+    data = str(tmp_path / "data")
+    generate(GenerateConfig(teacher="greedy", rounds=1, chunk_rounds=1, seed=1,
+                            players=(3,), weights=(1,)), data)
+    run_folder = tmp_path / "run"
+    run_folder.mkdir()
+    fit = ["train", "fit", "--data", data, "--out", str(run_folder), "--hidden", "8"]
+    for name, kind in [("log.jsonl", "training run's log"), ("epoch_001.npz", "weights")]:
+        (run_folder / name).write_text("mine\n")
+        assert_input_error(run(fit + ["--epochs", "1"]), name, kind, "not overwritten")
+        assert (run_folder / name).read_text() == "mine\n"
+        (run_folder / name).unlink()
+    result = run(fit + ["--epochs", "1"])
+    assert result.exit_code == 0 and "no validation rounds" in result.stdout
+    assert "nan" not in result.stdout
+    (run_folder / "checkpoint.pt").unlink()          # stopped after the log, before it
+    assert run(fit + ["--epochs", "2"]).exit_code == 0
+    epochs = [json.loads(line)["epoch"] for line in (run_folder / "log.jsonl").open()]
+    assert epochs == [1, 2]

@@ -77,6 +77,9 @@ class GenerateConfig:
             make_bot(spec, seed=0)       # refused now, not after the folder is made
         if not 0.0 <= self.others_share < 1.0 or (self.others_share > 0 and not self.others):
             raise ConfigError("others' share must be in [0, 1), and needs other bots")
+        if self.others and not self.others_share:    # they would never take a seat
+            raise ConfigError("other bots need a share above 0 (--others-share) to take"
+                              " seats")
         check_rounds(self.rounds, self.chunk_rounds, self.players, self.weights)
 
     def settings(self) -> Dict:

@@ -18,13 +18,15 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from ..errors import ConfigError
-from ..files import remove_dead_temporaries, write_atomically, write_text_file
+from ..files import (FileKind, check_writable, remove_dead_temporaries, write_atomically,
+                     write_text_file)
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, RawViews, encode
-from .model import PARAMETERS, PolicyNet, load_cached, shapes
+from .model import PARAMETERS, WEIGHTS_FILE, PolicyNet, load_cached, shapes
 
-VALUE_SCALE = 10.0
-EPOCH_NAME = "epoch_{:03d}.npz"        # bullheads: the value's error is measured in tens
+VALUE_SCALE = 10.0                     # bullheads: the value's error is measured in tens
+EPOCH_NAME = "epoch_{:03d}.npz"
+LOG_FILE = FileKind("a training run's log", lambda head: head.startswith(b'{"epoch": '))
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,17 @@ def _losses(torch, net, batch):
     return ce, mse, logits, value
 
 
+def _check_no_other_files(run_folder: str) -> None:
+    """A run starting afresh writes epoch files and a log: any there already must be a
+    run's of ours (one stopped before its first checkpoint), not anyone else's files of
+    those names, which are kept."""
+    for name in sorted(os.listdir(run_folder)):
+        if name == "log.jsonl":
+            check_writable(os.path.join(run_folder, name), LOG_FILE)
+        elif name.startswith("epoch_") and name.endswith(".npz"):
+            check_writable(os.path.join(run_folder, name), WEIGHTS_FILE)
+
+
 def _keep_log(path: str, epochs: int) -> None:
     """The run's log cut to its first `epochs` epochs (the lines of an epoch done again after
     a stop, which the checkpoint did not keep, go)."""
@@ -189,7 +202,9 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         net.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         start = state["epoch"]
-        _keep_log(log_path, start)
+    else:
+        _check_no_other_files(run_folder)
+    _keep_log(log_path, start)
     steps = (len(train_idx) + config.batch - 1) // config.batch
     taught = int((data["target"][train_idx].sum(axis=1) > 0).sum())     # with a policy target
     for epoch in range(start, config.epochs):
