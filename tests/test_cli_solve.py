@@ -385,3 +385,22 @@ def test_more_threads_than_cores_are_refused_in_one_line(command):
     text = "24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13, 5 6 8 11 14"
     line = error_line(run([command, text, "--threads", str(max_threads() + 1)]), 2)
     assert "--threads" in line
+
+
+@pytest.mark.parametrize("name", ["02_two_cards_mixed.json", "03_three_cards_mixed.json",
+                                  "04_four_cards_cheapest_row_not_best.json"])
+def test_card_values_prove_the_printed_strategies(name):
+    """What formats.md tells a user to check: no card of player 1 above the value, none of
+    player 2 below it, and the strategies' own cards at it."""
+    import os
+    folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "positions")
+    result = run(["solve", os.path.join(folder, name), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    value, (ones, twos) = data["value"], data["card_values"]
+    assert max(c["value"] for c in ones) <= value + 1e-9
+    assert min(c["value"] for c in twos) >= value - 1e-9
+    for side, strategy in zip((ones, twos), data["strategies"]):
+        played = {e["card"] for e in strategy}
+        assert all(abs(c["value"] - value) <= 1e-9 for c in side if c["card"] in played)
