@@ -26,6 +26,7 @@ from .model import PARAMETERS, WEIGHTS_FILE, PolicyNet, load_cached, shapes
 
 VALUE_SCALE = 10.0                     # bullheads: the value's error is measured in tens
 EPOCH_NAME = "epoch_{:03d}.npz"
+LOG_NAME = "log.jsonl"
 LOG_FILE = FileKind("a training run's log", lambda head: head.startswith(b'{"epoch": '))
 
 
@@ -134,7 +135,7 @@ def _check_no_other_files(run_folder: str) -> None:
     run's of ours (one stopped before its first checkpoint), not anyone else's files of
     those names, which are kept."""
     for name in sorted(os.listdir(run_folder)):
-        if name == "log.jsonl":
+        if name == LOG_NAME:
             check_writable(os.path.join(run_folder, name), LOG_FILE)
         elif name.startswith("epoch_") and name.endswith(".npz"):
             check_writable(os.path.join(run_folder, name), WEIGHTS_FILE)
@@ -182,7 +183,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         start_from(torch, net, config.init)
     opt = torch.optim.Adam(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
     checkpoint = os.path.join(run_folder, "checkpoint.pt")
-    log_path = os.path.join(run_folder, "log.jsonl")
+    log_path = os.path.join(run_folder, LOG_NAME)
     sources = [data_settings(folder) for folder in _folders(data_folder)]
     start = 0
     if os.path.exists(checkpoint):

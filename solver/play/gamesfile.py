@@ -15,7 +15,9 @@ from typing import Any, Dict, List, Optional
 
 from .. import errors
 from ..core.record import position_after, replay_steps
+from ..core.rules import HAND_SIZE
 from ..linefile import LineFile, json_line
+from .runner import GameResult, game_over
 from .tournament import GameSummary, lineup
 
 ADVICE = "give a new --out file (or remove this one)"
@@ -95,9 +97,9 @@ def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
         return None
     scores = [sum(r[seat] for r in rounds) for seat in range(players)]
     before = [s - last for s, last in zip(scores, rounds[-1])]
-    if (record["scores"] != scores or max(before) >= header["threshold"]
-            or max(scores) < header["threshold"]
-            or winners != [k + 1 for k in range(players) if scores[k] == min(scores)]):
+    if (record["scores"] != scores or game_over(before, header["threshold"])
+            or not game_over(scores, header["threshold"])
+            or winners != [k + 1 for k in GameResult(scores=tuple(scores)).winners]):
         return None
     records = record.get("records")
     if records is not None and not (isinstance(records, list) and len(records) == len(rounds)
@@ -117,5 +119,6 @@ def _replays_to(record: Any, taken: List[int], header: Dict[str, Any]) -> bool:
     except errors.NimmtError:
         return False
     end = position_after(start, outcomes)
-    return (start.players == header["players"] and start.hand_size == 10 and end.hand_size == 0
+    return (start.players == header["players"] and start.hand_size == HAND_SIZE
+            and end.hand_size == 0
             and [b - a for a, b in zip(start.penalties, end.penalties)] == taken)
