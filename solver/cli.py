@@ -445,7 +445,8 @@ class TerminalPlayer(Player):
 @main.command()
 @click.option("--players", "-n", type=click.IntRange(2, 10), default=4, show_default=True)
 @click.option("--bots", default=None,
-              help="Bots of seats 2..N, comma-separated, cycled (e.g. random,greedy)."
+              help="Bots of seats 2..N, comma-separated, at most N - 1; fewer are seated in turn"
+                   " (e.g. random,greedy)."
                    "  [default: belief, the strongest measured; mcts in the 2-player 10n+4"
                    " game, where it plays the exact equilibrium from 7 cards]")
 @click.option("--variant", type=VARIANTS, default="standard", show_default=True)

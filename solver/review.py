@@ -97,7 +97,7 @@ class PlayReview:
     expected: Optional[float] = None         # estimated: the card's bullheads to the end
     best_expected: Optional[float] = None    # estimated: the lowest estimate
     row: Optional[int] = None                # the row taken by choice (too-low card)
-    best_rows: Tuple[int, ...] = ()          # the rows losing nothing (exact turns)
+    best_rows: Tuple[int, ...] = ()          # the rows losing nothing
     row_loss: Optional[float] = None         # None: no choice, or not reviewed
     row_interval: Optional[Tuple[Optional[float], Optional[float]]] = None  # estimated
     row_expected: Optional[List[float]] = None   # estimated: each row's bullheads to the end
@@ -454,6 +454,7 @@ def estimated_row_review(view: Position, k: int, cards: Sequence[int], row: int,
     chosen row's against the lowest."""
     rows = row_estimates(view, k, cards, iterations, seed)
     best = min(rows, key=lambda e: (e.mean, e.card))
-    loss, interval = estimated_loss(rows[row], best)
-    return {"row": row, "best_rows": (best.card,), "row_loss": loss, "row_interval": interval,
+    ties = tuple(e.card for e in rows if e.mean - best.mean <= LOSS_TOLERANCE)
+    loss, interval = (0.0, (0.0, 0.0)) if row in ties else estimated_loss(rows[row], best)
+    return {"row": row, "best_rows": ties, "row_loss": loss, "row_interval": interval,
             "row_expected": [e.mean for e in rows]}

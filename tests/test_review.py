@@ -239,6 +239,18 @@ def test_row_choice_of_an_estimated_turn():
     assert turn.plays[0].row is None and turn.plays[0].row_loss is None
 
 
+def test_estimated_rows_that_tie_are_all_best():
+    """Four one-card rows of 1 bullhead each and one card left after the turn: every row
+    costs the same to the end of the round, so every row is best and the one taken loses
+    nothing."""
+    record = {"deck": 104, "rows": [[50], [60], [70], [80]], "hands": [[3, 91], [85, 90]],
+              "turns": [{"cards": [3, 85], "row_choices": [3, None]}]}
+    play = review_record(record, iterations=2000).turns[0].plays[0]
+    assert list(play.row_expected) == [3.0] * 4
+    assert play.best_rows == (0, 1, 2, 3)
+    assert play.row_loss == 0.0 and play.row_interval == (0.0, 0.0)
+
+
 def test_search_sees_only_the_players_own_hand():
     """Players 2 and 3 swap hands (and plays): player 1 saw the same thing at turn 1, so the
     review of player 1's first card is the same; a review with hindsight would differ."""
