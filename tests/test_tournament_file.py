@@ -123,20 +123,20 @@ def take_one_more(game):
 
 @pytest.mark.parametrize("damage, words", [
     (lambda text: "garbage\n" + text, ["not a games file", "first line"]),
-    (lambda text: text.replace('"game": 2', '"game": "2"'), ["line", "not a game"]),
+    (lambda text: text.replace('"game": 2', '"game": "2"'), ["line", "not a game", "number"]),
     (lambda text: text.replace('"seats": ["safe", "greedy", "random"]',
-                               '"seats": ["greedy", "safe", "random"]'), ["not a game"]),
-    (lambda text: text.replace('"winners": [', '"winners": [4, '), ["not a game"]),
-    (lambda text: text.replace('"records": [{', '"records": [3, {'), ["not a game"]),
+                               '"seats": ["greedy", "safe", "random"]'), ["not a game", "seats"]),
+    (lambda text: text.replace('"winners": [', '"winners": [4, '), ["not a game", "winners"]),
+    (lambda text: text.replace('"records": [{', '"records": [3, {'), ["not a game", "records"]),
     (lambda text: edit_game(text, lambda g: g["scores"].__setitem__(0, g["scores"][0] + 1)),
-     ["line 2", "not a game"]),
-    (lambda text: edit_game(text, take_one_more), ["line 2", "not a game"]),
+     ["line 2", "not a game", "not the sums of its rounds"]),
+    (lambda text: edit_game(text, take_one_more), ["line 2", "not a game", "round 1's record"]),
     (lambda text: edit_game(text, lambda g: g.__setitem__("winners", [1, 2, 3])),
-     ["line 2", "not a game"]),
+     ["line 2", "not a game", "lowest total"]),
     (lambda text: edit_game(text, lambda g: g.update(rounds=g["rounds"] * 2,
                                                    records=g["records"] * 2,
                                                    scores=[2 * s for s in g["scores"]])),
-     ["line 2", "not a game"]),                # goes on past the threshold
+     ["line 2", "not a game", "before its last round"]),     # goes on past the threshold
 ])
 def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     out = tmp_path / "games.jsonl"

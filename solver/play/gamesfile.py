@@ -11,7 +11,7 @@ the game a new run would play: a resumed tournament sums up as one run would. A 
 another tournament is refused; one of the same tournament with more games than asked lends
 the first `games` of them.
 """
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 from .. import errors
 from ..core.record import position_after, replay_steps
@@ -33,7 +33,7 @@ class GamesFile(LineFile):
         description (`tournament.describe`); a file of another is refused, as is one whose
         lines are not games of it, and left as it was."""
         lines = self.run_lines({"tournament": header},
-                               lambda record: game_of(record, header) is not None)
+                               lambda record: is_game(record, header))
         if not lines:
             return {}
         first = json_line(lines[0], True)
@@ -52,12 +52,13 @@ class GamesFile(LineFile):
             if not raw.strip():
                 continue                   # a blank line (an editor's): no game, no harm
             record = json_line(raw, False)
-            summary = game_of(record, header)
-            if summary is None:
+            try:
+                games[record["game"]] = game_of(record, header)
+            except NotAGame as why:
                 raise errors.NimmtError(
-                    f"{self.name}: its line {number} is not a game of this tournament; remove"
-                    f" that line (the game is played again) or give a new --out file")
-            games[record["game"]] = summary
+                    f"{self.name}: its line {number} is not a game of this tournament ({why});"
+                    f" remove that line (the game is played again) or give a new --out"
+                    f" file") from None
         self.cut_torn_line()
         return games
 
@@ -77,37 +78,59 @@ def _counts(value: Any, players: int) -> bool:
             and all(errors.is_integer(v) and v >= 0 for v in value))
 
 
-def game_of(record: Any, header: Dict[str, Any]) -> Optional[GameSummary]:
-    """A game line's summary, None when it is not a whole game of the tournament described
-    by `header`: its number, its seats by the rotation, the seat counts of its numbers, and
-    numbers that agree (each total the sum of its seat's rounds, the game over at its last
-    round and not before, the winners the lowest totals, each round's record replayed by the
-    rules to that round's bullheads)."""
-    players = header["players"]
+class NotAGame(Exception):
+    """Why a line of a games file is not a whole game of its tournament."""
+
+
+def game_of(record: Any, header: Dict[str, Any]) -> GameSummary:
+    """A game line's summary; `NotAGame`, saying the first thing wrong, when it is not a
+    whole game of the tournament described by `header`: its number, its seats by the
+    rotation, the seat counts of its numbers, and numbers that agree (each total the sum of
+    its seat's rounds, the game over at its last round and not before, the winners the
+    lowest totals, each round's record replayed by the rules to that round's bullheads)."""
+    players, threshold = header["players"], header["threshold"]
     if not (isinstance(record, dict) and errors.is_integer(record.get("game"))
             and record["game"] >= 0):
-        return None
+        raise NotAGame("no game number, a whole number from 0")
     rounds, winners = record.get("rounds"), record.get("winners")
-    if (record.get("seats") != lineup(header["bots"], players, record["game"])
-            or not (isinstance(rounds, list) and rounds and all(_counts(r, players)
-                                                                for r in rounds))
-            or not _counts(record.get("scores"), players)
-            or not (isinstance(winners, list) and winners
-                    and all(errors.is_integer(k) and 1 <= k <= players for k in winners))):
-        return None
+    if record.get("seats") != lineup(header["bots"], players, record["game"]):
+        raise NotAGame(f"its seats are not game {record['game']}'s turn of the bots")
+    if not (isinstance(rounds, list) and rounds and all(_counts(r, players) for r in rounds)):
+        raise NotAGame(f"its rounds are not lists of {players} bullhead counts")
+    if not _counts(record.get("scores"), players):
+        raise NotAGame(f"its scores are not {players} totals")
+    if not (isinstance(winners, list) and winners
+            and all(errors.is_integer(k) and 1 <= k <= players for k in winners)):
+        raise NotAGame(f"its winners are not seats 1 to {players}")
     scores = [sum(r[seat] for r in rounds) for seat in range(players)]
     before = [s - last for s, last in zip(scores, rounds[-1])]
-    if (record["scores"] != scores or game_over(before, header["threshold"])
-            or not game_over(scores, header["threshold"])
-            or winners != [k + 1 for k in GameResult(scores=tuple(scores)).winners]):
-        return None
+    if record["scores"] != scores:
+        raise NotAGame(f"its scores {record['scores']} are not the sums of its rounds"
+                       f" {scores}")
+    if game_over(before, threshold):
+        raise NotAGame(f"a total reached {threshold} before its last round")
+    if not game_over(scores, threshold):
+        raise NotAGame(f"no total reaches {threshold}: the game is not over")
+    if winners != [k + 1 for k in GameResult(scores=tuple(scores)).winners]:
+        raise NotAGame(f"its winners {winners} are not the seats of the lowest total")
     records = record.get("records")
-    if records is not None and not (isinstance(records, list) and len(records) == len(rounds)
-                                    and all(_replays_to(r, taken, header)
-                                            for r, taken in zip(records, rounds))):
-        return None
+    if records is not None:
+        if not (isinstance(records, list) and len(records) == len(rounds)):
+            raise NotAGame("its records are not one for each round")
+        for number, (one, taken) in enumerate(zip(records, rounds), 1):
+            if not _replays_to(one, taken, header):
+                raise NotAGame(f"round {number}'s record, replayed by the rules, does not"
+                               f" give that round's bullheads")
     return GameSummary([tuple(r) for r in rounds], tuple(record["scores"]),
                        [k - 1 for k in winners])
+
+
+def is_game(record: Any, header: Dict[str, Any]) -> bool:
+    try:
+        game_of(record, header)
+    except NotAGame:
+        return False
+    return True
 
 
 def _replays_to(record: Any, taken: List[int], header: Dict[str, Any]) -> bool:
