@@ -8,6 +8,7 @@ by a limit (`errors.SearchLimitError`) is one line too, with exit status 3; the 
 positions not solved with 5 (the command returns it), Ctrl-C with 130.
 `ExitStatus` holds them all, the same for every command.
 """
+import errno
 import io
 import json
 import math
@@ -48,7 +49,7 @@ class ExitStatus(IntEnum):
     (1, with Python's traceback) is a bug of nimmt's."""
     OK = 0              # done; also a game of `nimmt play` ended by typing quit
     BAD_INPUT = 2       # bad input or usage: invalid position, record or option, unreadable
-                        # file, a table too big for this machine's memory
+                        # file, unwritable output, a table too big for this machine's memory
     NOT_PROVEN = 3      # --max-nodes or --time-limit stopped a search before it proved its
                         # answer (the bounds proven so far in the one line)
     INPUT_ENDED = 4     # the input of `nimmt play` ended before the game did
@@ -96,10 +97,11 @@ class NimmtGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         stop_on_termination()
         whole_writes()
+        if sys.stdout is None:          # started with stdout closed (>&-): no reader
+            sys.stdout = ClosedOutput()
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-            if sys.stdout is not None:  # None: started with stdout closed (>&-)
-                sys.stdout.flush()      # a closed stdout is found here, not at Python's exit
+            sys.stdout.flush()          # a closed or full stdout is found here, not at exit
         except (OutputClosed, BrokenPipeError):
             output_closed()
         except NoArgsIsHelpError as exc:          # bare `nimmt`: the help, not an error
@@ -119,7 +121,8 @@ class NimmtGroup(click.Group):
         except EndOfInput as exc:                # `nimmt play`: the input ended mid-game
             fail(str(exc), ExitStatus.INPUT_ENDED)
         except OSError as exc:
-            fail(errors.os_error_text(exc))
+            fail(("cannot write standard output: " if stdout_failed() and exc.filename is None
+                  else "") + errors.os_error_text(exc))
         except (errors.NimmtError, ValueError) as exc:
             fail(str(exc) or type(exc).__name__)
         except MemoryError as exc:               # a table too large for this machine
@@ -155,12 +158,42 @@ class OutputClosed(Exception):
     """The reader of stdout went away (a pipe into head): nothing is wrong with the input."""
 
 
+class ClosedOutput(io.TextIOBase):
+    """stdout when the command started without one: a write finds no reader, as a pipe whose
+    reader left (OUTPUT_CLOSED), rather than being dropped without a word."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise BrokenPipeError(errno.EPIPE, "standard output is closed")
+
+
+def discard_output() -> None:
+    """Point stdout's file at /dev/null, so that Python's last flush of what it still holds
+    neither fails nor prints a second error."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def stdout_failed() -> bool:
+    """After an OSError: whether stdout cannot take what it holds (a full disk, a device
+    error); if so its rest is discarded."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        discard_output()
+        return True
+    return False
+
+
 def output_closed() -> None:
     """Exit quietly with OUTPUT_CLOSED: what is left of the output has no reader."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # Python's last flush
-    except (OSError, ValueError, AttributeError):
-        pass
+    discard_output()
     sys.exit(ExitStatus.OUTPUT_CLOSED)
 
 
@@ -213,7 +246,8 @@ def main():
     Exit status, the same for every command:
       0    done (also a game of 'nimmt play' ended by typing quit)
       2    bad input or usage: invalid position, record or option, unreadable
-           file, a table too big for this machine's memory
+           file, an output that cannot be written (a full disk), a table too big
+           for this machine's memory
       3    --max-nodes or --time-limit stopped the search before it proved its
            answer (the bounds proven so far are in the one line on stderr)
       4    the input of 'nimmt play' ended before the game did
@@ -223,8 +257,9 @@ def main():
            the bounds proven so far; best on a hidden hand its answer so far)
       129  stopped by SIGHUP (the terminal closed), as cleanly as by Ctrl-C
       143  stopped by SIGTERM (kill, timeout), as cleanly as by Ctrl-C
-      141  standard output closed before all was written (a pipe into head):
-           no message, the status a shell gives a tool stopped by SIGPIPE
+      141  standard output closed before all was written (a pipe into head, or
+           none at all): no message, the status a shell gives a tool stopped by
+           SIGPIPE
     """
 
 
@@ -647,17 +682,16 @@ def engine(spec, seed):
             raise errors.NimmtError(f"NIMMT_SEED must be an integer, 0 or more, got"
                                     f" {errors.quote(seed)}")
         seed = int(seed)
+    if sys.stdin is None:                   # started with stdin closed (<&-)
+        raise errors.NimmtError("cannot read stdin: it is closed")
     bot = make_bot(spec, seed)
 
     def answer(value: int) -> None:
         sys.stdout.write(f"{int(value)}\n")
         sys.stdout.flush()
 
-    try:
-        serve(bot, read_lines(sys.stdin, "the table's input"), answer)
-    except BrokenPipeError:                 # the table went away: nothing left to answer
-        sys.stderr.close()
-        os._exit(0)
+    # a table that stops reading ends it as a pipe into head does: OUTPUT_CLOSED
+    serve(bot, read_lines(sys.stdin, "the table's input"), answer)
 
 
 # exploit ----------------------------------------------------------------------------------

@@ -81,15 +81,31 @@ def test_a_reader_gone_mid_write_is_141_unbuffered_too():
         assert result.stderr == b""
 
 
-def test_stdout_or_stderr_closed_from_the_start_is_no_traceback():
-    """Started with stdout closed (`>&-`: sys.stdout is None), the output has nowhere to go:
-    done, 0; with stderr closed, a bad option still exits 2."""
+def test_stdout_or_stderr_closed_from_the_start_is_no_traceback(tmp_path):
+    """Started with stdout closed (`>&-`: sys.stdout is None), output has no reader, as
+    when a pipe's reader left: 141 (a command that writes only files is done, 0); with
+    stderr closed, a bad option still exits 2; with stdin closed, a command that reads it
+    says so."""
     python = f"{sys.executable} -m solver"
-    for command, status in ((f"{python} deal -n 3 --seed 1 >&-", ExitStatus.OK),
-                            (f"{python} deal -n 3 --seed -1 2>&-", ExitStatus.BAD_INPUT)):
+    out = tmp_path / "deals.txt"
+    for command, status in ((f"{python} deal -n 3 --seed 1 >&-", ExitStatus.OUTPUT_CLOSED),
+                            (f"{python} deal --count 3 --out {out} >&-", ExitStatus.OK),
+                            (f"{python} deal -n 3 --seed -1 2>&-", ExitStatus.BAD_INPUT),
+                            (f"{python} engine --bot greedy <&-", ExitStatus.BAD_INPUT)):
         result = subprocess.run(["sh", "-c", command], cwd=ROOT, capture_output=True,
                                 timeout=60)
         assert result.returncode == status and b"Traceback" not in result.stderr, command
+    assert out.read_text().count("\n") == 3
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_full_stdout_is_one_line_and_2():
+    """A full disk under stdout: one line, not Python's second complaint at its exit."""
+    result = subprocess.run(["sh", "-c", f"{sys.executable} -m solver deal -n 3 >/dev/full"],
+                            cwd=ROOT, capture_output=True, timeout=60, text=True)
+    assert result.returncode == ExitStatus.BAD_INPUT
+    assert result.stderr.splitlines() == ["nimmt: error: cannot write standard output: No space"
+                                          " left on device"]
 
 
 def test_play_input_ended_is_4():
