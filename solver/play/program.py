@@ -83,6 +83,13 @@ def view_from_dict(data: Any) -> PlayerView:
                               f" {quote_json(data[key], 60)}")
     config = GameConfig(players=data["players"], deck=data["deck"],
                         threshold=data["threshold"])
+    if not 1 <= data["seat"] <= config.players:
+        raise ConfigError(f"the view's seat must be 1..{config.players}, got {data['seat']}")
+    rows = data["rows"]
+    if not (isinstance(rows, list) and len(rows) == 4
+            and all(isinstance(r, list) and 1 <= len(r) <= 5 for r in rows)):
+        raise ConfigError(f"the view's rows must be 4 rows of 1..5 cards, got"
+                          f" {quote_json(rows, 60)}")
     revealed = data["revealed"]
     view = PlayerView(config, data["seat"] - 1, table(data["rows"], "rows"),
                       cards(data["hand"], "hand"), table(data["start_rows"], "start_rows"),
@@ -138,6 +145,11 @@ def check_view(view: PlayerView) -> None:
                               " none of them on the rows, played before or out of play")
     if min(view.penalties) < 0 or (view.scores and min(view.scores) < 0):
         raise ConfigError("the view's penalties and scores must not be negative")
+    hidden, unseen = (n - 1) * len(view.hand), len(view.unseen())
+    if unseen < hidden:
+        raise ConfigError(f"the view's {n - 1} other hands of {len(view.hand)} cards need"
+                          f" {hidden} unseen cards, only {unseen} are left (the others are"
+                          " in hand, on the table, played or out of play)")
 
 
 VIEW_KEYS = ("players", "deck", "threshold", "seat", "turn", "hand", "rows", "start_rows",
@@ -177,6 +189,10 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
                         or card != view.revealed[view.seat]:
                     raise ConfigError('a row question names its "card", the seat\'s own of'
                                       ' the view\'s "revealed"')
+                if card > min(row[-1] for row in view.rows):
+                    raise ConfigError(f"a row question's card {card} is not lower than every"
+                                      f" row end of the view's rows: it takes no row by"
+                                      f" choice")
                 answer(bot.choose_row(view, card))
         except NimmtError as exc:
             raise type(exc)(f"line {number}: {exc}") from None
