@@ -802,6 +802,21 @@ def test_a_teacher_that_fails_at_once_leaves_no_folder_behind(tmp_path):
     assert result.exit_code == 0, result.output
 
 
+def test_a_teacher_s_card_not_in_its_hand_is_named(tmp_path):
+    """A program teacher's answer is checked as a table checks it (it reached the target's
+    `hand.index` as "999 is not in list")."""
+    from tests.support import run
+    bot = tmp_path / "wild.py"
+    bot.write_text(f"#!{sys.executable}\nimport sys\nfor line in sys.stdin:\n"
+                   "    print(999, flush=True)\n")
+    bot.chmod(0o755)
+    folder = tmp_path / "games"
+    assert_input_error(run(["train", "generate", "--out", str(folder), "--rounds", "1",
+                            "--teacher", f"program:path={bot}", "--seed", "1"]),
+                       "played 999, not in its hand")
+    assert not folder.exists()
+
+
 def test_a_fresh_run_keeps_files_of_others_and_drops_its_own_killed_epoch(tmp_path):
     """A run folder without a checkpoint: an epoch file or log of someone else is refused
     and kept; the log of a run of ours stopped before its first checkpoint is cut (its

@@ -64,13 +64,13 @@ def play_round(config: GameConfig, players: Sequence[Player],
     played: List[Tuple[int, ...]] = []
     table = _Table(config, position, played, scores)
     for t in range(position.hand_size):
-        cards = tuple(_ask_card(p, table.view(k, t)) for k, p in enumerate(players))
+        cards = tuple(ask_card(p, table.view(k, t)) for k, p in enumerate(players))
         choices: List[Optional[int]] = [None] * config.players
         # only the lowest card of a turn can be too low, and it is resolved first
         low = min(range(config.players), key=lambda k: cards[k])
         if target_row(table.position.rows, cards[low]) is None:
             view = table.view(low, t, revealed=cards)
-            choices[low] = _ask_row(players[low], view, cards[low])
+            choices[low] = ask_row(players[low], view, cards[low])
         outcome = apply_turn(table.position, Turn(cards, tuple(choices)), t)
         record["turns"].append(outcome.turn.to_dict())
         played.append(cards)
@@ -117,7 +117,7 @@ def _answer(player: Player, view: PlayerView, value: Any, what: str) -> int:
                            f" {errors.quote(value)} for {what}: not an integer")
 
 
-def _ask_card(player: Player, view: PlayerView) -> int:
+def ask_card(player: Player, view: PlayerView) -> int:
     card = _answer(player, view, player.choose_card(view), "a card")
     if card not in view.hand:
         raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) played {card!r},"
@@ -125,7 +125,7 @@ def _ask_card(player: Player, view: PlayerView) -> int:
     return card
 
 
-def _ask_row(player: Player, view: PlayerView, card: int) -> int:
+def ask_row(player: Player, view: PlayerView, card: int) -> int:
     row = _answer(player, view, player.choose_row(view, card), "a row")
     if not 0 <= row < ROWS:
         raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) chose row {row!r}"
