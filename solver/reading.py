@@ -37,7 +37,11 @@ def load_position_or_record(source: str,
     inline = is_inline(source)
     text = source if inline else read_source(source)
     if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
-        data = parse_json(text)
+        try:
+            data = parse_json(text)
+        except errors.JsonFormatError:
+            _refuse_json_lines(text, source, inline)
+            raise
         if isinstance(data, dict) and "turns" in data:
             if not records:
                 raise errors.RecordGivenError(_record_given(source, inline))
@@ -45,6 +49,24 @@ def load_position_or_record(source: str,
             return position_after(start, outcomes), record_view(start, outcomes)
         return Position.from_dict(data), None
     return Position.from_text(text), None
+
+
+def _refuse_json_lines(text: str, source: str, inline: bool) -> None:
+    """A file of JSON values one a line (positions, rounds), where one position is read: said
+    so, with the commands that read such files, rather than as a JSON error at line 2."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return
+    try:
+        parse_json(lines[0])
+    except errors.JsonFormatError:
+        return
+    given = "the position given" if inline else \
+        "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    raise errors.PositionError(
+        f"{given} holds {len(lines)} lines of JSON, not one position: a file of positions, one"
+        " a line, is for 'nimmt batch solve'; one of rounds, for 'nimmt replay' or 'nimmt"
+        " review' with --round N")
 
 
 def _record_given(source: str, inline: bool) -> str:
@@ -74,7 +96,10 @@ def is_json_scalar(text: str) -> bool:
 
 
 def is_inline(source: str) -> bool:
-    return (";" in source or source.lstrip().startswith("{")) and not os.path.exists(source)
+    """A position written on the command line (notation, or JSON: an object, or an array
+    that is none, said so), not a file's name."""
+    return (";" in source or source.lstrip().startswith(("{", "["))) \
+        and not os.path.exists(source)
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -147,7 +172,7 @@ def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, An
     try:
         data = parse_json(text)
     except errors.JsonFormatError:
-        records = records_in(text)
+        records = records_in(text, name)
         if records is None:               # not JSON lines of rounds either: the JSON error
             raise
     else:
@@ -184,19 +209,27 @@ def _rounds_of(data: Any) -> Optional[List[Any]]:
     return None
 
 
-def records_in(text: str) -> Optional[List[Any]]:
+def records_in(text: str, name: str = "the file") -> Optional[List[Any]]:
     """Every round of a file of JSON lines, in file order: each line a game record (`nimmt
     play --record`) or a tournament's game line (`nimmt tournament --out`, its first line
-    describing the tournament); None when the text is not such lines (blank lines aside)."""
+    describing the tournament); None when the text is not such lines (its first line, blank
+    lines aside, is none). A later line that is none is refused by its number, but a last
+    line without its newline that is not JSON is a line torn by a run stopped mid-write
+    (a kill, a full disk): the rounds before it are read."""
+    lines = [(number, line) for number, line in enumerate(text.splitlines(), 1)
+             if line.strip()]
     records: List[Any] = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
+    for index, (number, line) in enumerate(lines):
         try:
-            rounds = _rounds_of(parse_json(line))
+            rounds, why = _rounds_of(parse_json(line)), "neither a game record nor a games" \
+                " file's line"
         except errors.JsonFormatError:
-            return None
+            rounds, why = None, "not JSON"
+            if index == len(lines) - 1 and index > 0 and not text.endswith("\n"):
+                break                                   # torn by a stopped writer
         if rounds is None:
-            return None
+            if index == 0:
+                return None
+            raise errors.RecordError(f"{name}: its line {number} is not a round ({why})")
         records.extend(rounds)
     return records

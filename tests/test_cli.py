@@ -54,6 +54,11 @@ def test_show_refuses_bad_positions_in_one_line(text, word):
     assert_input_error(run(["show", "-"], text), word)
 
 
+def test_a_json_array_given_inline_is_read_as_one():
+    """Not taken for the name of a missing file ("cannot read '[1,2]'")."""
+    assert_input_error(run(["show", "[1,2]"]), "a position must be a JSON object, got [1, 2]")
+
+
 LONG_KEY = "k" * 100_000
 HUGE_INPUTS = [       # any size or depth of input: one short line quoting its start
     ("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8 " + "x" * 200_000, "card 'xxxx"),

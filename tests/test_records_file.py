@@ -161,6 +161,27 @@ def test_a_file_of_several_rounds_needs_one_picked(tmp_path):
                                                        "--json"]).stdout
 
 
+def test_a_bad_line_is_named_and_a_torn_last_line_is_not_read(tmp_path):
+    """A line of a rounds file that is no round is refused by its number (it read as the
+    whole file's JSON error, "line 2 column 1: Extra data"); a last line cut short by a
+    stopped writer leaves the rounds before it readable, as play and tournament cut it."""
+    out = tmp_path / "games.jsonl"
+    played(out)
+    lines = out.read_text().splitlines(keepends=True)
+    first = run(["replay", str(out), "--round", "1", "--json"]).stdout
+    torn = tmp_path / "torn.jsonl"
+    torn.write_text("".join(lines[:2]) + lines[2][:100])
+    assert run(["replay", str(torn), "--round", "1", "--json"]).stdout == first
+    assert_input_error(run(["replay", str(torn), "--round", "3"]), "holds 2 rounds")
+    for bad, why in (("garbage\n", "not JSON"), ('{"x": 1}\n', "neither a game record")):
+        broken = tmp_path / "broken.jsonl"
+        broken.write_text(lines[0] + bad + "".join(lines[1:]))
+        assert_input_error(run(["replay", str(broken), "--round", "1"]),
+                           "its line 2 is not a round", why)
+    assert_input_error(run(["solve", str(out)]), f"holds {len(lines)} lines of JSON",
+                       "not one position", "batch solve")
+
+
 @pytest.mark.parametrize("text, words", [
     ('{"a": 1}\n{"b": 2}\n', ["invalid JSON", "line 2"]),       # not rounds: the JSON error
     ('{"tournament": {"players": 3}}\n', ["holds no round"]),
