@@ -256,6 +256,10 @@ def test_plots_are_written_as_png(tmp_path):
                for data in first.values())
     run(["batch", "report", str(write(tmp_path, LINES)), "--plots", str(folder)])
     assert {name: (folder / name).read_bytes() for name in names} == first   # no time stamp
+    (folder / "values.png").write_text("my notes")          # someone's file: kept
+    assert_input_error(run(["batch", "report", str(write(tmp_path, LINES)), "--plots",
+                            str(folder)]), "values.png", "is not a PNG image", "not overwritten")
+    assert (folder / "values.png").read_text() == "my notes"
 
 
 def test_plots_without_matplotlib_say_how_to_install_it(tmp_path, monkeypatch):

@@ -9,12 +9,14 @@ import os
 from typing import List
 
 from .. import errors
-from ..files import write_atomically
+from ..files import FileKind, check_writable, write_atomically
 from .report import Report
 
 DPI = 80
 SIZE = (6.0, 3.6)         # inches: 480 x 288 pixels
 COLOUR = "#4a73a8"
+# a figure may replace a PNG of that name (an earlier report's), not anyone's other file
+PNG_FILE = FileKind("a PNG image", lambda head: head.startswith(b"\x89PNG\r\n\x1a\n"))
 
 def _figure_class():
     try:
@@ -35,6 +37,8 @@ def write_plots(report: Report, folder: str) -> List[str]:
                                 f" {exc.strerror}") from None
     drawings = [("values.png", draw_values), ("first-turn.png", draw_first_turn),
                 ("supports.png", draw_supports), ("seconds.png", draw_seconds)]
+    for name, _ in drawings:                 # before any is written: all or none
+        check_writable(os.path.join(folder, name), PNG_FILE)
     written = []
     for name, draw in drawings:
         figure = Figure(figsize=SIZE, dpi=DPI)
