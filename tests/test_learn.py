@@ -244,6 +244,11 @@ def test_generation_is_chunked_and_resumes(tmp_path):
                            players=(3, 4), weights=(1, 1))
     with pytest.raises(ConfigError, match="other settings"):
         generate(other, str(tmp_path))
+    settings = (tmp_path / "config.json").read_bytes()
+    (tmp_path / "config.json").unlink()            # chunks whose settings are not known
+    with pytest.raises(ConfigError, match="not their settings"):
+        generate(other, str(tmp_path))
+    (tmp_path / "config.json").write_bytes(settings)
     again = play_rounds(config, 2, 1)
     assert np.array_equal(again["hand"], raw.hand[extra["round"] == 2])
     # more rounds later: the short last chunk is made anew, as a fresh run makes it

@@ -207,6 +207,10 @@ def generate(config, folder: str,
         if before != json.loads(json.dumps(settings)):
             raise ConfigError(f"{folder} holds games made with other settings ({before});"
                               " use another folder")
+    elif any(name.startswith("chunk_") for name in os.listdir(folder)):
+        raise ConfigError(f"{folder} holds chunks of games but not their settings"
+                          f" ({CONFIG_NAME}): they may be of other settings; use another"
+                          " folder")
     else:
         write_text_file(path, json.dumps(settings, indent=1, sort_keys=True))
     try:
