@@ -137,6 +137,7 @@ def take_one_more(game):
                                                    records=g["records"] * 2,
                                                    scores=[2 * s for s in g["scores"]])),
      ["line 2", "not a game", "before its last round"]),     # goes on past the threshold
+    (lambda text: text + text.splitlines(keepends=True)[1], ["not a game", "there twice"]),
 ])
 def test_a_damaged_file_is_refused_and_kept(tmp_path, damage, words):
     out = tmp_path / "games.jsonl"

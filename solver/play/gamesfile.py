@@ -53,7 +53,10 @@ class GamesFile(LineFile):
                 continue                   # a blank line (an editor's): no game, no harm
             record = json_line(raw, False)
             try:
-                games[record["game"]] = game_of(record, header)
+                summary = game_of(record, header)
+                if record["game"] in games:
+                    raise NotAGame(f"game {record['game']} is there twice")
+                games[record["game"]] = summary
             except NotAGame as why:
                 raise errors.NimmtError(
                     f"{self.name}: its line {number} is not a game of this tournament ({why});"
