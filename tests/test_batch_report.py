@@ -187,6 +187,15 @@ def test_the_json_has_its_keys_in_order(tmp_path):
     (json.dumps(dict(LINES[0], value=39.0)) + "\n", ["more bullheads than the deck holds (38)"]),
     (json.dumps(dict(LINES[0], position="24; 1")) + "\n", ["its position is not one"]),
     (json.dumps(dict(LINES[0], strategies=[[]])) + "\n", ["strategies are not two lists"]),
+    (json.dumps(dict(LINES[0], strategies=[[{"card": 1, "probability": "x"}], strategy(5)]))
+     + "\n", ["player 1's strategy", "probability is not a number"]),
+    (json.dumps(dict(LINES[0], strategies=[strategy(1), [{"card": 5, "probability": 0.5}]]))
+     + "\n", ["player 2's strategy", "adding up to 1"]),
+    (json.dumps(dict(LINES[0], strategies=[strategy(5), strategy(5)])) + "\n",
+     ["player 1's strategy", "cards of their hand"]),
+    (json.dumps(dict(LINES[0], strategies=[[None], strategy(5)])) + "\n",
+     ["player 1's strategy is not a list of objects"]),
+    (json.dumps(dict(LINES[0], seconds=-1)) + "\n", ["seconds is negative"]),
     (json.dumps(dict(LINES[0], row_choices=[{"row": 1}])) + "\n", ["probability is not"]),
 ])
 def test_bad_files_are_refused_in_one_line(tmp_path, content, words):

@@ -155,9 +155,12 @@ def build_report(records: Sequence[Dict[str, Any]], torn_bytes: int = 0,
             limits[cards] = limits.get(cards, 0) + 1
             continue
         values.append(value_of(record.get("value"), position.deck, where))
-        sizes = support_sizes(record.get("strategies"), where)
+        sizes = support_sizes(record.get("strategies"), position, where)
         supports[sizes] = supports.get(sizes, 0) + 1
-        seconds.setdefault(cards, []).append(number(record.get("seconds"), f"{where}: seconds"))
+        spent = number(record.get("seconds"), f"{where}: seconds")
+        if spent < 0:
+            raise errors.NimmtError(f"{where}: seconds is negative: {errors.quote(spent)}")
+        seconds.setdefault(cards, []).append(spent)
         if record.get("row_choices") is not None:
             choices.append(row_choices(record["row_choices"], where))
     hands = tuple(HandTimes(cards, tuple(sorted(seconds.get(cards, []))), limits.get(cards, 0))
@@ -248,10 +251,26 @@ def read_position(text: str, where: str) -> Position:
         raise errors.NimmtError(f"{where}: its position is not one: {exc}") from None
 
 
-def support_sizes(strategies: Any, where: str) -> Tuple[int, int]:
+def support_sizes(strategies: Any, position: Position, where: str) -> Tuple[int, int]:
+    """Each player's support size, once its strategy is checked: cards of that player's hand,
+    each once, with probabilities in (0, 1] that add up to 1."""
     if not (isinstance(strategies, list) and len(strategies) == 2
             and all(isinstance(s, list) and s for s in strategies)):
         raise errors.NimmtError(f"{where}: strategies are not two lists of cards")
+    for k, strategy in enumerate(strategies):
+        what = f"{where}: player {k + 1}'s strategy"
+        if not all(isinstance(e, dict) for e in strategy):
+            raise errors.NimmtError(f"{what} is not a list of objects")
+        cards = [e.get("card") for e in strategy]
+        hand = position.hands[k] or ()
+        if len(set(map(str, cards))) != len(cards) \
+                or any(not errors.is_integer(c) or c not in hand for c in cards):
+            raise errors.NimmtError(f"{what} is not of cards of their hand, each once:"
+                                    f" {errors.quote(cards)}")
+        shares = [number(e.get("probability"), f"{what}: a probability") for e in strategy]
+        if not all(0 < p <= 1 for p in shares) or abs(sum(shares) - 1) > 1e-6:
+            raise errors.NimmtError(f"{what}: the probabilities are not in (0, 1] adding up"
+                                    f" to 1: {errors.quote(shares)}")
     return len(strategies[0]), len(strategies[1])
 
 
