@@ -336,12 +336,32 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
                   rng: Random, others_net: Models = None,
                   drawn_models: Optional[List[int]] = None,
                   stop: Optional[Event] = None) -> List[CardScore]:
-    """Each card of the hand (ascending) with its mean score over the sampled worlds.
-    `others_net`: the network whose policy draws the others' cards (default `net`), or
-    several: each world then has one of them for every other seat, weighed with the deal
-    by the others' play under `belief`, else taken in turn; `drawn_models`, if given, gets
-    each world's model (an index into them), batch by batch. `stop`, once set,
-    ends a time budget's batches early (after the first)."""
+    """Each card of the hand (ascending) with its mean score over the sampled worlds
+    (`card_totals`, whose arguments these are)."""
+    hand = tuple(sorted(view.hand))
+    totals, samples = card_totals(net, view, options, rng, others_net, drawn_models, stop)
+    means = totals.mean(axis=0)
+    spreads = totals.std(axis=0)
+    surprise = np.zeros(len(hand))
+    if options.prior > 0:
+        # the policy's own say: an unlikely card pays prior * -log(its probability)
+        logits = net.logits(encode(raw_views([view])))
+        surprise = -log_softmax(logits[0, :len(hand)])
+    scores = means + options.prior * surprise
+    return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
+                      float(scores[j]), samples) for j, card in enumerate(hand)]
+
+
+def card_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, rng: Random,
+                others_net: Models = None, drawn_models: Optional[List[int]] = None,
+                stop: Optional[Event] = None) -> Tuple[np.ndarray, float]:
+    """Each sampled world's bullheads of each card of the hand, ascending ([worlds, cards]:
+    this turn's plus the leaf's; every card on the same worlds), and what the worlds are
+    worth as independent draws. `others_net`: the network whose policy draws the others'
+    cards (default `net`), or several: each world then has one of them for every other
+    seat, weighed with the deal by the others' play under `belief`, else taken in turn;
+    `drawn_models`, if given, gets each world's model (an index into them), batch by batch.
+    `stop`, once set, ends a time budget's batches early (after the first)."""
     hand = tuple(sorted(view.hand))
     models = _models(others_net, net)
     parent = raw_views([view])
@@ -356,17 +376,7 @@ def analyse_cards(net: PolicyNet, view: PlayerView, options: NetSearchOptions,
         if (spent * (len(parts) + 1) / len(parts) > options.seconds
                 or (stop is not None and stop.is_set())):
             break
-    totals = np.concatenate(parts)
-    means = totals.mean(axis=0)
-    spreads = totals.std(axis=0)
-    surprise = np.zeros(len(hand))
-    if options.prior > 0:
-        # the policy's own say: an unlikely card pays prior * -log(its probability)
-        logits = net.logits(encode(parent))
-        surprise = -log_softmax(logits[0, :len(hand)])
-    scores = means + options.prior * surprise
-    return [CardScore(card, float(means[j]), float(spreads[j]), float(np.exp(-surprise[j])),
-                      float(scores[j]), samples) for j, card in enumerate(hand)]
+    return np.concatenate(parts), samples
 
 
 def _world_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, rng: Random,
