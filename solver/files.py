@@ -74,18 +74,21 @@ def _default_termination() -> None:
             signal.signal(number, signal.SIG_DFL)
 
 
-def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") -> str:
+def write_atomically(path: str, write: Callable[[str], None], suffix: str = "",
+                     named: bool = False) -> str:
     """Call `write(temporary)` on a new file beside `path`, then rename it to `path`: a stop
     at any moment leaves the old file or the new one, never a part, and a Ctrl-C during the
     write waits for the new one. `suffix` ends the temporary's name (for writers that go by
     the extension). An OSError becomes a one-line NimmtError; anything else is raised as it
     is, the temporary removed either way. A symbolic link's target is written (the link
-    stays); a path that is there but no regular file (a device, a pipe) is refused."""
+    stays); a path that is there but no regular file (a device, a pipe) is refused. `named`:
+    the temporary's name starts with the file's (`FILE.tmp-PID-...`), for a file that shares
+    its folder with others', whose leftovers `remove_dead_temporaries(folder, FILE)` finds."""
     path = regular_target(path)
     directory = os.path.dirname(path)
+    prefix = (os.path.basename(path) + "." if named else "") + f"tmp-{os.getpid()}-"
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f"tmp-{os.getpid()}-", suffix=suffix,
-                                             dir=directory)
+        handle, temporary = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
     except OSError as exc:
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
                                 f" {exc.strerror}") from None
@@ -109,15 +112,22 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "") 
 _TEMPORARY = re.compile(r"tmp-([0-9]+)-[a-z0-9_]{8}(\.[a-z]+)?$")
 
 
-def remove_dead_temporaries(folder: str) -> int:
+def remove_dead_temporaries(folder: str, owner: Optional[str] = None) -> int:
     """Remove the temporaries of `write_atomically` left in `folder` by a process killed
     mid-write (SIGKILL, a power cut), those whose writer is gone; a running writer's are
-    kept. Returns how many went. Only where that process id can be asked after (POSIX)."""
+    kept. With `owner` (a file's name), only that file's `named` temporaries. Returns how
+    many went. Only where that process id can be asked after (POSIX)."""
     if os.name != "posix" or not os.path.isdir(folder):
         return 0
     removed = 0
     for name in os.listdir(folder):
-        match = _TEMPORARY.match(name)
+        if owner is not None:
+            if not name.startswith(owner + "."):
+                continue
+            name_left = name[len(owner) + 1:]
+        else:
+            name_left = name
+        match = _TEMPORARY.match(name_left)
         if match is None or _running(int(match.group(1))):
             continue
         with contextlib.suppress(OSError):

@@ -1,6 +1,7 @@
 """A solve's saved work (solver/exact/progress.py): a stopped solve started again from its
 progress file gives the same answer with less work, and a wrong file is refused."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -103,7 +104,7 @@ def test_wrong_progress_files_are_refused(tmp_path):
         Engine(position, progress_file=path)
     garbage = tmp_path / "garbage.npz"
     garbage.write_text("not a file of ours")
-    with pytest.raises(ConfigError, match="not a progress file"):
+    with pytest.raises(ConfigError, match="not a progress file.*damaged.*remove it"):
         Engine(position, progress_file=str(garbage))
     with Engine(position, progress_file=path.replace("work", "seven")) as engine:
         with pytest.raises(SearchLimitError):
@@ -117,6 +118,25 @@ def test_wrong_progress_files_are_refused(tmp_path):
         Engine(position, progress_file=damaged)
     with pytest.raises(NimmtError, match="canonical"):
         Engine(position, progress_file=path, no_canonical=True)
+
+
+def test_an_empty_file_is_no_progress_and_a_killed_save_s_temporary_goes(tmp_path):
+    """An empty file (`touch`) is a file without progress yet; a save killed mid-write left
+    `FILE.tmp-PID-XXXXXXXX` beside it, which the next solve of the file removes (not the
+    temporaries of a running writer, nor anyone else's files)."""
+    position = seven()
+    path = tmp_path / "work.npz"
+    path.touch()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    left = tmp_path / f"work.npz.tmp-{dead.pid}-abcdefgh"
+    mine = tmp_path / f"work.npz.tmp-{os.getpid()}-abcdefgh"
+    theirs = tmp_path / f"tmp-{dead.pid}-abcdefgh"
+    for f in (left, mine, theirs):
+        f.write_bytes(b"half")
+    with Engine(position, progress_file=str(path)) as engine:
+        assert engine.loaded == 0
+    assert not left.exists() and mine.exists() and theirs.exists()
 
 
 def test_progress_file_commands(tmp_path):

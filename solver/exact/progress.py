@@ -26,7 +26,7 @@ import numpy as np
 from .._search import ExactSearch
 from ..core.position import Position
 from ..errors import ConfigError, NimmtError, quote, SHORT_PATH
-from ..files import check_writable, npz_damage, write_atomically
+from ..files import check_writable, npz_damage, remove_dead_temporaries, write_atomically
 
 FORMAT = "nimmt exact progress 1"
 SAVE_EVERY = 60.0              # seconds between the saves of a running search
@@ -47,7 +47,7 @@ def save_progress(search: ExactSearch, root: str, path: str) -> int:
             np.savez(handle, format=np.array(FORMAT), position=np.array(root),
                      records=np.frombuffer(records, dtype=np.uint8),
                      digest=np.array(hashlib.sha256(records).hexdigest()))
-    write_atomically(path, write)
+    write_atomically(path, write, named=True)
     return len(records) // RECORD.itemsize
 
 
@@ -59,14 +59,18 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     damaged or is of another round is refused with a ConfigError, and a path that cannot be
     written with a NimmtError, now rather than at the first save."""
     check_writable(path)
-    if not os.path.exists(path):
+    # a save killed mid-write (SIGKILL) left its temporary beside the file: 35-50 MB a deal
+    remove_dead_temporaries(os.path.dirname(os.path.abspath(path)), os.path.basename(path))
+    if not os.path.exists(path) or os.path.getsize(path) == 0:     # none yet, or `touch`ed
         return 0, root.to_text()
     name = quote(path, SHORT_PATH)
     try:
         with np.load(path, allow_pickle=False) as saved:       # an .npy: TypeError
             fields = {k: saved[k] for k in ("format", "position", "records", "digest")}
     except (OSError, KeyError, TypeError) + npz_damage():
-        raise ConfigError(f"{name} is not a progress file of nimmt solve") from None
+        raise ConfigError(f"{name} is not a progress file of nimmt solve, or is damaged (cut"
+                          f" short): remove it to start afresh, or give another"
+                          f" --progress-file") from None
     if str(fields["format"]) != FORMAT:
         raise ConfigError(f"{name} is a progress file of another format"
                           f" ({quote(str(fields['format']))}, this build reads {quote(FORMAT)})")
