@@ -9,6 +9,7 @@ it (the results of `nimmt batch solve`, the games of `nimmt tournament --out`).
   process ends however it ends) and refuses a second run. A child forked from the run (a
   worker) drops the lock, so that a worker left behind by a killed run never keeps it.
 """
+import contextlib
 import json
 import os
 import re
@@ -183,13 +184,15 @@ class LineFile:
             self.append(first)
         return lines
 
-    def cut_torn_line(self) -> None:
+    def cut_torn_line(self) -> int:
         """Remove the torn last line `run_lines` found, if any (one that lacks only its
-        newline gets it)."""
+        newline gets it); returns the bytes removed."""
         if self._newline:
             self.append_bytes(b"\n")
         elif self._whole < self._size:
             self.truncate(self._whole)
+            return self._size - self._whole
+        return 0
 
     def truncate(self, size: int) -> None:
         """Cut the file to `size` bytes (a torn last line removed), on disk."""
@@ -216,10 +219,17 @@ class LineFile:
             with interrupts_held():     # Ctrl-C waits until the line is whole and on disk
                 fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
                 try:
-                    view = memoryview(data)
-                    while view:
-                        view = view[os.write(fd, view):]
-                    os.fsync(fd)
+                    before = os.fstat(fd).st_size
+                    try:
+                        view = memoryview(data)
+                        while view:
+                            view = view[os.write(fd, view):]
+                        os.fsync(fd)
+                    except OSError:
+                        # a full disk took part of the line: cut it, the file stays whole
+                        with contextlib.suppress(OSError):
+                            os.ftruncate(fd, before)
+                        raise
                 finally:
                     os.close(fd)
                 if written is not None:

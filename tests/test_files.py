@@ -178,3 +178,25 @@ def test_a_system_error_is_told_in_our_words_not_python_s(tmp_path):
     result = run(["train", "generate", "--out", str(tmp_path / "afile" / "sub"), "--rounds", "2"])
     assert_input_error(result, "afile/sub'", "Not a directory")
     assert "Errno" not in result.stderr
+
+
+def test_a_line_the_disk_could_not_take_whole_is_cut(tmp_path, monkeypatch):
+    """A full disk mid-line: the part written is cut, so the file ends with its last whole
+    line, and the error is one line (a run resumed later had to remove a torn line)."""
+    import errno
+
+    from solver import linefile
+    out = tmp_path / "results.jsonl"
+    lines = linefile.LineFile(str(out), "nimmt test")
+    lines.append({"line": 1})
+    whole = out.read_bytes()
+    real_write = os.write
+
+    def full_disk(fd, data):
+        real_write(fd, bytes(data[:5]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(linefile.os, "write", full_disk)
+    with pytest.raises(NimmtError, match="No space left on device"):
+        lines.append({"line": 2, "a long field": "x" * 100})
+    assert out.read_bytes() == whole

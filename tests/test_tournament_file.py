@@ -68,6 +68,7 @@ def test_a_stopped_file_resumes_to_the_uninterrupted_summary(tmp_path, fresh, jo
     out.write_text("\n".join(kept) + "\n" + lines(out)[3][:25])
     resumed = run(ARGS + ["--out", str(out), "--jobs", jobs])
     assert summary(resumed) == fresh and "resuming: 2 of 6 games" in resumed.stderr
+    assert "removed a torn last line (25 bytes)" in resumed.stderr
     assert lines(out)[:3] == kept and len(lines(out)) == 7
     assert all(line.endswith("}") for line in lines(out))
 

@@ -26,6 +26,7 @@ ADVICE = "give a new --out file (or remove this one)"
 class GamesFile(LineFile):
     def __init__(self, path: str):
         super().__init__(path, "nimmt tournament")
+        self.torn_bytes = 0            # of a torn last line that `resume` removed
 
     def resume(self, header: Dict[str, Any]) -> Dict[int, GameSummary]:
         """The games the file holds ({game number: summary}) once a torn last line is
@@ -62,7 +63,7 @@ class GamesFile(LineFile):
                     f"{self.name}: its line {number} is not a game of this tournament ({why});"
                     f" remove that line (the game is played again) or give a new --out"
                     f" file") from None
-        self.cut_torn_line()
+        self.torn_bytes = self.cut_torn_line()
         return games
 
     def write_game(self, game: int, seats, summary: GameSummary, written=None) -> None:
