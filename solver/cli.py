@@ -794,10 +794,21 @@ def _generate(config, out: str) -> None:
     from .learn.data import generate
 
     config.check()
-    progress = GamesProgress((config.rounds + config.chunk_rounds - 1) // config.chunk_rounds,
-                             "chunks")
+    total = (config.rounds + config.chunk_rounds - 1) // config.chunk_rounds
+    progress = GamesProgress(total, "chunks")
+    done = [0]
+
+    def tick(chunks: int, _total: int) -> None:
+        done[0] = chunks
+        progress(chunks)
     try:
-        written = generate(config, out, progress=lambda done, _total: progress(done))
+        written = generate(config, out, progress=tick)
+    except (KeyboardInterrupt, Interrupted):
+        progress.close()
+        if done[0]:
+            click.echo(f"train: {done[0]} of {total} chunks in {out}; the same command"
+                       " resumes", err=True)
+        raise
     finally:
         progress.close()
     click.echo(f"{written} chunk{'' if written == 1 else 's'} written to {out}")

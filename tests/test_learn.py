@@ -846,3 +846,19 @@ def test_a_fresh_run_keeps_files_of_others_and_drops_its_own_killed_epoch(tmp_pa
     assert run(fit + ["--epochs", "2"]).exit_code == 0
     epochs = [json.loads(line)["epoch"] for line in (run_folder / "log.jsonl").open()]
     assert epochs == [1, 2]
+
+
+def test_a_stopped_generation_says_what_it_kept(tmp_path, monkeypatch):
+    """Ctrl-C after a chunk: how many are in the folder, and that the same command goes on."""
+    from solver.errors import Interrupted
+    from solver.learn import data as data_module
+    from tests.support import run
+
+    def one_chunk_then_ctrl_c(config, folder, progress=None):
+        progress(1, 3)
+        raise Interrupted()
+    monkeypatch.setattr(data_module, "generate", one_chunk_then_ctrl_c)
+    result = run(["train", "generate", "--out", str(tmp_path / "g"), "--rounds", "6",
+                  "--chunk", "2", "--teacher", "greedy"])
+    assert result.exit_code == 130
+    assert "1 of 3 chunks in" in result.stderr and "the same command resumes" in result.stderr
