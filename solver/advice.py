@@ -47,10 +47,10 @@ def advise(position: Position, limit: Optional[Limit] = None, *, tt_mb: Optional
            threads: int = 1, seed: int = 0, jobs: int = 1, progress=None,
            player: Optional[str] = None, view: Optional[PlayerView] = None,
            progress_file: Optional[str] = None,
-           on_loaded: Optional[Callable[[int], None]] = None) -> dict:
+           on_loaded: Optional[Callable[[int, int], None]] = None) -> dict:
     """The exact advice (`limit` of nodes and seconds, `tt_mb`, `threads`, `progress_file`:
     the search's work kept there, see solver/exact/progress.py, `on_loaded` told how many
-    entries it gave when it gave some), or for a hidden
+    entries the table kept of it and how many it holds, when it gave some), or for a hidden
     hand `player`'s: a `belief` or `nsearch` spec (`seed`; `limit`'s seconds, if any, its time
     budget), or "mcts", the search player (`limit` of iterations, default 100,000, or
     seconds; `seed`, `jobs`). Without `player`: "mcts" when `limit` sets iterations or
@@ -213,10 +213,10 @@ def card_estimate(e) -> dict:
 def exact_advice(position: Position, limit: Optional[Limit] = None,
                  tt_mb: Optional[float] = None, threads: int = 1, progress=None,
                  progress_file: Optional[str] = None,
-                 on_loaded: Optional[Callable[[int], None]] = None) -> dict:
+                 on_loaded: Optional[Callable[[int, int], None]] = None) -> dict:
     with Engine(position, tt_mb, threads=threads, progress_file=progress_file) as engine:
         if engine.loaded and on_loaded is not None:
-            on_loaded(engine.loaded)
+            on_loaded(engine.loaded, engine.in_file)
         solution = engine.solve(position, limit, progress)
         losses = solution.card_losses()
         rows = engine.run(lambda: all_row_advice(engine, solution), progress=progress,

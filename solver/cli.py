@@ -1040,10 +1040,15 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
 
 
 # solve / best -----------------------------------------------------------------------------
-def note_loaded(count: int, path: str) -> None:
-    """On stderr: a progress file gave the search `count` proven entries."""
-    click.echo(f"nimmt: starting from {count:,} proven entries of"
-               f" {errors.quote(path, errors.SHORT_PATH)}", err=True)
+def note_loaded(count: int, in_file: int, path: str) -> None:
+    """On stderr: a progress file gave the search `count` proven entries of its `in_file`."""
+    name = errors.quote(path, errors.SHORT_PATH)
+    if count < in_file:
+        click.echo(f"nimmt: starting from {count:,} of the {in_file:,} proven entries of {name}:"
+                   f" the table (--tt-size) holds no more, and the file will keep only these",
+                   err=True)
+    else:
+        click.echo(f"nimmt: starting from {count:,} proven entries of {name}", err=True)
 
 
 def solver_options(command):
@@ -1155,7 +1160,7 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
     limit = Limit(nodes=max_nodes, seconds=time_limit)
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
         if engine.loaded:
-            note_loaded(engine.loaded, progress_file)
+            note_loaded(engine.loaded, engine.in_file, progress_file)
         resumable = progress_file is not None
         solution = with_progress(game, exact_only, resumable, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
@@ -1263,7 +1268,7 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
         advice = with_progress(game, exact_only, resumable, lambda progress: advise(
             game, limit, tt_mb=tt_mb, threads=threads or 1, progress=progress,
             progress_file=progress_file,
-            on_loaded=lambda count: note_loaded(count, progress_file)))
+            on_loaded=lambda count, in_file: note_loaded(count, in_file, progress_file)))
     else:
         progress = SearchProgress()
         try:

@@ -51,8 +51,13 @@ def test_a_stopped_solve_starts_again_from_its_file(tmp_path):
     assert resumed.stats.to_dict()["nodes"] < 0.8 * nodes      # the work kept is not redone
     with Engine(position, progress_file=path) as engine:       # the finished solve's file
         again = engine.solve(position, card_values=False)
+        assert engine.loaded == engine.in_file
     assert abs(again.value - value) < 1e-9
     assert again.stats.to_dict()["nodes"] < 0.05 * nodes
+    # a table too small for the file keeps what it can, and says so
+    result = run(["solve", SEVEN, "--progress-file", path, "--tt-size", "0.01"])
+    assert result.exit_code == 0, result.output
+    assert "the table (--tt-size) holds no more" in result.stderr
 
 
 def test_a_later_position_of_the_round_starts_from_its_file(tmp_path):

@@ -105,9 +105,10 @@ class Engine:
         self.seconds = 0.0
         self.interrupted = False
         self.progress_file = progress_file
-        self.loaded, self.progress_root = 0, root.to_text()
+        self.loaded, self.in_file, self.progress_root = 0, 0, root.to_text()
         if progress_file is not None:
-            self.loaded, self.progress_root = load_progress(self._search, root, progress_file)
+            self.loaded, self.in_file, self.progress_root = load_progress(
+                self._search, root, progress_file)
 
     # the table's life ----------------------------------------------------------------------
     @property

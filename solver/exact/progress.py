@@ -51,18 +51,19 @@ def save_progress(search: ExactSearch, root: str, path: str) -> int:
     return len(records) // RECORD.itemsize
 
 
-def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, str]:
+def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, int, str]:
     """Store the entries of a progress file in the search's table: the file of `root`, or
     of an earlier position of its round (every card of `root`'s hands in that position's:
-    its entries cover `root`'s subtree). Returns how many, and the text of the position the
-    file stays the file of. A missing file is no progress; a file that is not one, is
+    its entries cover `root`'s subtree). Returns how many the table kept (fewer than the
+    file holds when the table is too small for them: the next save keeps only those), how
+    many the file holds, and the text of the position the file stays the file of. A missing file is no progress; a file that is not one, is
     damaged or is of another round is refused with a ConfigError, and a path that cannot be
     written with a NimmtError, now rather than at the first save."""
     check_writable(path)
     # a save killed mid-write (SIGKILL) left its temporary beside the file: 35-50 MB a deal
     remove_dead_temporaries(os.path.dirname(os.path.abspath(path)), os.path.basename(path))
     if not os.path.exists(path) or os.path.getsize(path) == 0:     # none yet, or `touch`ed
-        return 0, root.to_text()
+        return 0, 0, root.to_text()
     name = quote(path, SHORT_PATH)
     try:
         with np.load(path, allow_pickle=False) as saved:       # an .npy: TypeError
@@ -88,7 +89,10 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     if len(records) % RECORD.itemsize or not _plausible(records, first.hand_size):
         raise ConfigError(f"{name} is damaged (records that no search of its position"
                           f" writes)")
-    return search.import_entries(records), text
+    count = search.import_entries(records)
+    # two entries a bucket: a table too small for the file drops some (counted, not trusted)
+    kept = len(search.export_entries(MIN_CARDS)) // RECORD.itemsize
+    return min(kept, count), count, text
 
 
 def _earlier(first: Position, root: Position) -> bool:
