@@ -1304,25 +1304,31 @@ def note_unknown_out_of_play(position: Position) -> None:
 @click.option("--time-limit", type=NumberRange(0), default=None,
               help="Seconds per turn for the exact solve of a 2-player 24-card turn (default"
                    " 10; 0: no limit); a turn not solved in time is estimated by the search.")
+@click.option("--bot", "reviewer", default=None, metavar="SPEC",
+              help="What estimates the turns of hidden hands: a belief or nsearch spec, or"
+                   " mcts (the search player, --iterations).  [default:"
+                   " belief:worlds=64:belief=384]")
 @click.option("--iterations", type=click.IntRange(1, MAX_ITERATIONS), default=None,
-              help="Search iterations for each player's card of an estimated turn (default"
-                   " 100,000, reproducible).")
-@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the search.")
+              help="The search player's iterations for each estimate it makes: a player's"
+                   " card (with --bot mcts, or in a 2-player 24-card turn not solved) and a"
+                   " too-low card's rows (default 100,000, reproducible).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the estimates.")
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="The exact solver's table in MB (default: by the hand size of the first"
                    " turn solved: 128 MB at 8 cards).")
 @round_option
-def review(record, as_json, time_limit, iterations, seed, tt_mb, round_number):
+def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round_number):
     """Review a played round: what each player's card and row choice cost, turn by turn.
 
     RECORD is a game record (docs/formats.md; a file, or - for stdin; a file of several
     rounds, one a line, needs --round N). A 2-player 24-card
     turn is solved exactly: a card's loss is the bullheads it gives away against the
     opponent's equilibrium strategy, a too-low card's row choice what it costs against the
-    best row. A turn whose exact solve would exceed --time-limit (9 and 10 cards under 20
-    and 100 s are not tried), and every turn of 3+ players or another deck, is estimated by
-    the search player from the player's view: the card's expected bullheads minus the
-    lowest, with a 95% interval. The review says which turns are exact.
+    best row. Every turn of 3+ players or another deck is estimated from the player's view
+    of the round (by default by the network search, the strongest player measured), and so
+    is a turn whose exact solve would exceed --time-limit (9 and 10 cards under 20 and 100 s
+    are not tried; by the search player): the card's expected bullheads minus the lowest,
+    with a 95% interval. The review says which turns are exact.
 
     \b
     Marks, by a play's loss in bullheads:
@@ -1336,15 +1342,18 @@ def review(record, as_json, time_limit, iterations, seed, tt_mb, round_number):
     Example:
       nimmt review positions/records/six_turns.json
     """
-    from .review import DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, review_record
+    from .review import (DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, REVIEWER,
+                         check_reviewer, review_record)
     from .text.progress import ReviewProgress
     from .text.review import format_review
 
+    reviewer = check_reviewer(reviewer or REVIEWER)
     data = load_record(record, round_number)
     progress = ReviewProgress()
     try:
         result = review_record(data, DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
-                               iterations or DEFAULT_SEARCH_ITERATIONS, seed, tt_mb, progress)
+                               iterations or DEFAULT_SEARCH_ITERATIONS, seed, tt_mb, progress,
+                               reviewer)
     finally:
         progress.close()
     click.echo(json_by_key(result.to_dict()) if as_json else format_review(result))

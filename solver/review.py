@@ -10,11 +10,15 @@ position before the turn is then reviewed in one of two ways:
   v - M[i,:]·y*; player 2: M[:,j]·x* - v; in bullheads, >= 0). A too-low card's row choice
   costs the chosen row's outcome against the best row's, the rest of the round solved.
 - estimated: 3+ players, any other deck (hands are hidden in play), or a 2-player turn whose
-  exact solve is not expected within the time limit or was stopped by it. The search player
-  (`mcts.analyse`, a fixed number of iterations, seeded) estimates the bullheads each card of
-  the player's hand costs to the end of the round, from what that player could see; the loss
-  is the played card's estimate minus the lowest estimate, with an interval. A too-low
-  card's row choice is estimated by playouts from each row (`mcts.player.row_estimates`),
+  exact solve is not expected within the time limit or was stopped by it. The bullheads each
+  card of the player's hand costs to the end of the round are estimated from what that
+  player saw: with hidden hands by the network search (`REVIEWER`, a `belief` bot given
+  more worlds: `learn.search.card_totals`, every card on the same worlds, seeded), the
+  strongest player measured, from the player's view of the round so far (the others' plays
+  weigh the deals of their hands); in a 2-player 24-card turn, or when asked for, by the
+  search player (`mcts.analyse`, a fixed number of iterations, seeded). The loss is the
+  played card's estimate minus the lowest, with an interval. A too-low card's row choice is
+  estimated by the search player's playouts from each row (`mcts.player.row_estimates`),
   and on the last turn, where only its bullheads count, exactly.
 
 Marks (`mark_of`) grade a play's loss like a chess engine's game review.
@@ -25,10 +29,12 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from . import errors
-from .advice import DEFAULT_SEARCH_ITERATIONS, finite
+from .advice import DEFAULT_SEARCH_ITERATIONS, NETWORK_PLAYERS, finite
 from .core.position import Position
-from .core.record import replay_steps
+from .core.record import record_view, replay_steps
 from .core.rules import row_bullheads, two_player_variant
 from .core.turn import TurnOutcome
 from .errors import SearchLimitError
@@ -49,6 +55,11 @@ BLUNDER_FROM = 2.0
 # that fast was measured on one core (docs/benchmarks.md: full deals 103 s and more; 9 cards
 # about a minute).
 LEAST_EXACT_SECONDS = {9: 20.0, 10: 100.0}
+# The estimator of hidden-hand turns: the default player of `best` and `play` (measured the
+# strongest), four times its worlds and candidate deals for a steadier estimate; "mcts" the
+# search player. Measured against rollouts of the true deal in docs/search-player.md.
+REVIEWER = "belief:worlds=64:belief=384"
+SEARCH_PLAYER = "mcts"
 
 
 class Mark(Enum):
@@ -136,7 +147,8 @@ class TurnReview:
     value: Optional[float] = None            # exact: the equilibrium value (player 1's side)
     strategies: Optional[Tuple[Dict[int, float], ...]] = None     # exact
     bounds: Optional[Tuple[Optional[float], Optional[float]]] = None   # stopped: proven
-    iterations: Optional[int] = None         # estimated: the search's, per player
+    iterations: Optional[int] = None         # estimated by the search: its, per player
+    worlds: Optional[int] = None             # estimated by the network search: per player
     exact_limit: Optional[float] = None      # seconds the exact solve was given (None: not
                                              # tried, or no limit)
 
@@ -164,6 +176,7 @@ class Review:
     time_limit: float
     iterations: int
     seed: int
+    reviewer: str = REVIEWER      # of hidden-hand turns: a network search's spec, or "mcts"
 
     def totals(self) -> List[PlayerTotal]:
         return [player_total(self.turns, k) for k in range(self.start.players)]
@@ -174,7 +187,7 @@ class Review:
         return {
             "position": self.start.to_text(), "players": self.start.players,
             "deck": self.start.deck, "time_limit": self.time_limit,
-            "iterations": self.iterations, "seed": self.seed,
+            "iterations": self.iterations, "seed": self.seed, "reviewer": self.reviewer,
             "marks": {"mistake_from": MISTAKE_FROM, "blunder_from": BLUNDER_FROM,
                       "best_within": LOSS_TOLERANCE},
             "turns": [turn_dict(turn) for turn in self.turns],
@@ -190,7 +203,7 @@ def turn_dict(turn: TurnReview) -> Dict[str, Any]:
             "cards": turn.hand_size, "method": turn.method.value,
             "why": None if turn.why is None else turn.why.value, "value": turn.value,
             "strategies": strategies, "bounds": bounds, "exact_limit": turn.exact_limit,
-            "iterations": turn.iterations,
+            "iterations": turn.iterations, "worlds": turn.worlds,
             "players": [play_dict(play) for play in turn.plays], "seconds": turn.seconds}
 
 
@@ -255,15 +268,19 @@ def exact_game(position: Position) -> bool:
 def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                   iterations: int = DEFAULT_SEARCH_ITERATIONS, seed: int = 0,
                   tt_mb: Optional[float] = None,
-                  progress: Optional[ReviewEvents] = None) -> Review:
+                  progress: Optional[ReviewEvents] = None,
+                  reviewer: str = REVIEWER) -> Review:
     """Review every turn of a record (a dict, validated and replayed first, so a bad record
     is refused before any search; a hidden hand that the 2-player 24-card game's cards
     determine is filled in). `time_limit`: seconds per 2-player 24-card turn (0: none):
     the exact solve gets them less the longest estimated turn so far (at most half), so that
     a solve that stops and the estimate replacing it fit in them;
-    `iterations`, `seed`: the search's budget and seed per estimated decision; `tt_mb`: the
-    exact solver's table (default by the hand size of the first turn solved)."""
+    `iterations`, `seed`: the search player's budget per estimated decision (and per row
+    choice) and the seed of every estimate; `tt_mb`: the exact solver's table (default by
+    the hand size of the first turn solved); `reviewer`: the estimator of hidden-hand turns,
+    a `belief` or `nsearch` spec (`check_reviewer`), or "mcts" for the search player."""
     Limit(seconds=time_limit, iterations=iterations)          # checks both
+    reviewer = check_reviewer(reviewer)
     if math.isinf(time_limit):
         time_limit = 0.0                                     # no limit, as 0 (and JSON)
     start, outcomes = replay_steps(data)
@@ -303,8 +320,12 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
             if review is None:
                 played = sorted(seen - {c for row in position.rows for c in row})
                 searched = time.perf_counter()
-                review = estimated_turn(t, position, outcome, played, exact, iterations,
-                                        seed, why, bounds, progress)
+                if exact or reviewer == SEARCH_PLAYER:
+                    review = estimated_turn(t, position, outcome, played, exact, iterations,
+                                            seed, why, bounds, progress)
+                else:
+                    review = network_turn(t, position, start, outcomes[:t], outcome, played,
+                                          reviewer, iterations, seed)
                 estimate_seconds = max(estimate_seconds, time.perf_counter() - searched)
             turns.append(replace(review, seconds=round(time.perf_counter() - began, 3),
                                  exact_limit=round(allowed, 3) if allowed else None))
@@ -313,7 +334,26 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     finally:
         if engine is not None:
             engine.close()
-    return Review(start, tuple(turns), time_limit, iterations, seed)
+    return Review(start, tuple(turns), time_limit, iterations, seed,
+                  SEARCH_PLAYER if exact else reviewer)
+
+
+def check_reviewer(spec: str) -> str:
+    """A reviewer of hidden-hand turns, as given less spaces around it: "mcts" (its budget
+    is --iterations), or a network search bot that can score every card (`belief`,
+    `nsearch`, with options)."""
+    from .play.bots import make_bot, parse_bot_spec
+    name, options = parse_bot_spec(spec)
+    if name == SEARCH_PLAYER and not options:
+        return SEARCH_PLAYER
+    if name == SEARCH_PLAYER:
+        raise errors.ConfigError(f"reviewer {errors.quote(spec)}: the search player takes its"
+                                 " budget from --iterations")
+    if name not in NETWORK_PLAYERS:
+        raise errors.ConfigError(f"bot {errors.quote(spec)} cannot review: use belief,"
+                                 " nsearch or mcts")
+    make_bot(spec, 0)                        # its options' values, before any search
+    return spec.strip()
 
 
 def too_long(hand_size: int, time_limit: float) -> bool:
@@ -436,6 +476,49 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
                                 best_expected=best.mean, **rows))
     return TurnReview(t, position, Method.ESTIMATED, tuple(plays), 0.0, why=why, bounds=bounds,
                       iterations=iterations if position.hand_size > 1 else None)
+
+
+def network_turn(t: int, position: Position, start: Position, before: Sequence[TurnOutcome],
+                 outcome: TurnOutcome, played: Sequence[int], reviewer: str, iterations: int,
+                 seed: int) -> TurnReview:
+    """Each player's play by the network search `reviewer`, from their view of the round so
+    far (`record_view`: their hand, every card and row choice of the earlier turns), seeded
+    by the seed, the turn and the player. A card's loss is its mean over the worlds minus the
+    lowest mean; its interval is that of the mean difference, world by world (every card is
+    played on the same worlds)."""
+    from .learn.search import card_totals
+    from .play.bots import make_bot
+    plays = []
+    worlds = None
+    for k, card in enumerate(outcome.turn.cards):
+        row = outcome.chosen_rows[k]
+        if position.hand_size == 1:
+            plays.append(PlayReview(k, card, (card,), 0.0, forced=True,
+                                    **last_row_review(position, row)))
+            continue
+        bot = make_bot(reviewer, derive_seed(seed, t, k))
+        totals, samples = card_totals(bot.net, record_view(start, before, k), bot.options,
+                                      bot.rng, bot.others_net)
+        worlds = len(totals)
+        hand = sorted(position.hands[k])
+        means = totals.mean(axis=0)
+        best = int(np.argmin(means))                 # the lower card of equal means
+        mine = hand.index(card)
+        loss = float(means[mine] - means[best])
+        best_cards = tuple(c for c, m in zip(hand, means) if m - means[best] <= LOSS_TOLERANCE)
+        if card in best_cards:
+            loss, interval = 0.0, (0.0, 0.0)
+        else:
+            half = 1.96 * float((totals[:, mine] - totals[:, best]).std()) / math.sqrt(samples)
+            interval = (loss - half, loss + half)
+        rows = {} if row is None else estimated_row_review(
+            view_of(position, k, played, False), k, outcome.turn.cards, row, iterations,
+            derive_seed(seed, t, k, "row"))
+        plays.append(PlayReview(k, card, best_cards, loss, interval,
+                                expected=float(means[mine]), best_expected=float(means[best]),
+                                **rows))
+    return TurnReview(t, position, Method.ESTIMATED, tuple(plays), 0.0, why=Why.GAME,
+                      worlds=worlds)
 
 
 def estimated_loss(mine: CardEstimate, best: CardEstimate):

@@ -49,3 +49,19 @@ def test_a_results_file_of_someone_else_is_kept(tmp_path):
         result = run(["bench", "paired", "--players", "3", "--rounds", "2", "--bot", "greedy",
                       "--base", "random", "--rounds-json", str(ours)])
         assert result.exit_code == 0, result.output
+
+
+def test_the_reviewers_against_rollouts_of_the_true_deal():
+    """One round of four `net`s: every decision of 2+ cards (36) estimated by both
+    reviewers, the same run twice the same numbers."""
+    args = ["bench", "review", "--rounds", "1", "--iterations", "500",
+            "--reviewers", "belief:worlds=4:belief=16,mcts"]
+    result = run(args)
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| belief")
+            or line.startswith("| mcts")]
+    assert len(rows) == 2 and all("| 36 |" in row for row in rows)
+    assert "belief:worlds=4:belief=16's best card minus mcts's" in result.stdout
+    assert run(args).stdout == result.stdout
+    assert_input_error(run(["bench", "review", "--reviewers", "net"]), "cannot review")
+    assert_input_error(run(["bench", "review", "--players", "2"]), "--players must be 3 to 10")

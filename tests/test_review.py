@@ -174,6 +174,70 @@ def test_three_players_are_estimated_from_each_players_view():
     assert first == again
 
 
+FOUR_PLAYERS = {        # 104 cards, 4 players, 3 cards a hand: hidden hands in play
+    "deck": 104,
+    "rows": [[5], [40], [61], [90]],
+    "hands": [[7, 44, 70], [12, 45, 95], [38, 66, 99], [9, 63, 101]],
+    "turns": [{"cards": [44, 45, 66, 9]}, {"cards": [70, 12, 99, 63]}],
+}
+
+
+def test_hidden_hands_are_estimated_by_the_network_search_on_common_worlds():
+    """Each card's estimate is its mean over the reviewer's worlds, from the player's view of
+    the round (record_view), seeded by the seed, turn and player; the loss is the played
+    card's mean less the lowest, its interval that of the difference world by world."""
+    import math
+
+    from solver.core.record import record_view, replay_steps
+    from solver.learn.search import card_totals
+    from solver.mcts.player import derive_seed
+    from solver.play.bots import make_bot
+    from solver.review import REVIEWER
+    review = review_record(FOUR_PLAYERS, iterations=2000, seed=3)
+    assert review.reviewer == REVIEWER
+    start, outcomes = replay_steps(FOUR_PLAYERS)
+    for t, turn in enumerate(review.turns):
+        assert turn.method is Method.ESTIMATED and turn.iterations is None and turn.worlds == 64
+        for k, play in enumerate(turn.plays):
+            bot = make_bot(REVIEWER, derive_seed(3, t, k))
+            totals, samples = card_totals(bot.net, record_view(start, outcomes[:t], k),
+                                          bot.options, bot.rng, bot.others_net)
+            hand = sorted(turn.position.hands[k])
+            means = totals.mean(axis=0)
+            best = int(means.argmin())
+            assert play.best_cards[0] == hand[best] and play.best_expected == means[best]
+            mine = hand.index(play.card)
+            assert play.expected == means[mine]
+            if play.card in play.best_cards:
+                assert play.card_loss == 0.0 and play.card_interval == (0.0, 0.0)
+                continue
+            diff = totals[:, mine] - totals[:, best]
+            half = 1.96 * diff.std() / math.sqrt(samples)
+            assert play.card_loss == pytest.approx(diff.mean())
+            assert play.card_interval == pytest.approx((diff.mean() - half, diff.mean() + half))
+    data = review.to_dict()
+    assert data["reviewer"] == REVIEWER and data["turns"][0]["worlds"] == 64
+    searched = review_record(FOUR_PLAYERS, iterations=2000, seed=3, reviewer="mcts")
+    assert searched.reviewer == "mcts"
+    assert [(t.iterations, t.worlds) for t in searched.turns] == [(2000, None)] * 2
+    text = run(["review", "-", "--iterations", "2000"], stdin=json.dumps(FOUR_PLAYERS)).output
+    assert "by the network search (belief)" in text and "64 worlds" in text
+    text = run(["review", "-", "--bot", "mcts", "--iterations", "2000"],
+               stdin=json.dumps(FOUR_PLAYERS)).output
+    assert "by the search player" in text and "2,000 iterations" in text
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("net", ["bot 'net' cannot review", "belief, nsearch or mcts"]),
+    ("mcts:iterations=5", ["takes its budget from --iterations"]),
+    ("belief:worlds=0", ["worlds"]),
+    ("nope", ["unknown bot"]),
+])
+def test_a_reviewer_that_cannot_review_is_refused(spec, words):
+    result = run(["review", "-", "--bot", spec], stdin=json.dumps(FOUR_PLAYERS))
+    assert result.exit_code == 2 and all(w in error_line(result) for w in words), result.output
+
+
 def test_cli_text_and_json():
     record = json.dumps(dict(FIVE_CARDS, turns=FIVE_CARDS["turns"][:2]))
     result = run(["review", "-"], stdin=record)

@@ -3,15 +3,15 @@ import textwrap
 from typing import List, Optional, Sequence, Tuple
 
 from ..exact.engine import proven_bounds
-from ..review import (BLUNDER_FROM, MISTAKE_FROM, Mark, Method, PlayerTotal, PlayReview,
-                      Review, TurnReview, Why, exact_game)
+from ..review import (BLUNDER_FROM, MISTAKE_FROM, SEARCH_PLAYER, Mark, Method, PlayerTotal,
+                      PlayReview, Review, TurnReview, Why, exact_game)
 from .render import player_name
 
 WIDTH = 92
 EXACT_LOSS = ("Exact turns: against the opponent's equilibrium strategy (value: player 2's"
               " bullheads minus player 1's to the end of the round, under the equilibrium).")
 ESTIMATED_LOSS = ("Estimated turns: the card's expected bullheads to the end of the round minus"
-                  " the lowest expected, by the search player.")
+                  " the lowest expected, by {who}.")
 MARKS_LINE = (f"marks: best (loses nothing), inaccuracy (less than {MISTAKE_FROM:g}), mistake"
               f" (less than {BLUNDER_FROM:g}), blunder ({BLUNDER_FROM:g} or more), forced"
               " (one card, no row to choose)")
@@ -35,7 +35,8 @@ def format_review(review: Review) -> str:
     methods = {turn.method for turn in turns}
     loss = " ".join(["loss: the bullheads a play gives away."]
                     + [EXACT_LOSS] * (Method.EXACT in methods)
-                    + [ESTIMATED_LOSS] * (Method.ESTIMATED in methods))
+                    + [ESTIMATED_LOSS.format(who=estimator(review))]
+                    * (Method.ESTIMATED in methods))
     lines += textwrap.wrap(loss, WIDTH) + textwrap.wrap(MARKS_LINE, WIDTH) + [""]
     lines += table([cells for turn in turns for cells in turn_cells(turn)])
     notes = turn_notes(review)
@@ -101,6 +102,12 @@ def interval_text(interval: Tuple[Optional[float], Optional[float]]) -> str:
     return f"[{low}, {high}]"
 
 
+def estimator(review: Review) -> str:
+    if review.reviewer == SEARCH_PLAYER:
+        return "the search player"
+    return f"the network search ({review.reviewer.split(':')[0]})"
+
+
 def mark_text(play: PlayReview) -> str:
     if play.mark is None:
         return "? (the search never tried the card)"
@@ -112,8 +119,13 @@ def turn_notes(review: Review) -> List[str]:
     estimated = [t for t in review.turns if t.method is Method.ESTIMATED]
     if not estimated:
         return ["every turn exact"]
-    budget = (f"the search player, {review.iterations:,} iterations for each player's card,"
-              f" seed {review.seed}")
+    if review.reviewer == SEARCH_PLAYER:
+        budget = (f"the search player, {review.iterations:,} iterations for each player's"
+                  f" card, seed {review.seed}")
+    else:
+        worlds = max(t.worlds or 0 for t in estimated)
+        budget = (f"the network search {review.reviewer}, {worlds} worlds for each player's"
+                  f" card (the rows: the search player's playouts), seed {review.seed}")
     if all(t.why is Why.GAME for t in estimated):
         sight = "" if exact_game(review.start) else "each player's view: the other hands hidden"
         return textwrap.wrap(f"every turn estimated by {budget}"
