@@ -34,6 +34,16 @@ def os_error_text(exc: OSError) -> str:
     return ": ".join([" -> ".join(names), words] if names else [words])
 
 
+def first_difference(theirs: dict, ours: dict) -> str:
+    """Where two runs' settings part, for a message: "its epochs 8, this run's 10" (the first
+    key in order that differs)."""
+    for key in list(ours) + [k for k in theirs if k not in ours]:
+        if theirs.get(key) != ours.get(key):
+            return (f"its {key} {quote_json(theirs.get(key), 60)}, this run's"
+                    f" {quote_json(ours.get(key), 60)}")
+    return "none"
+
+
 def is_integer(value: Any) -> bool:
     """A JSON integer: an int that is not a bool (Python's True is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)

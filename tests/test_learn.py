@@ -242,7 +242,8 @@ def test_generation_is_chunked_and_resumes(tmp_path):
                                                                   extra2["target"])
     other = GenerateConfig(teacher="mcts:iterations=300", rounds=3, chunk_rounds=2, seed=3,
                            players=(3, 4), weights=(1, 1))
-    with pytest.raises(ConfigError, match="other settings"):
+    with pytest.raises(ConfigError, match="other settings .its teacher .mcts:iterations=200.,"
+                                          " this run's .mcts:iterations=300.."):
         generate(other, str(tmp_path))
     settings = (tmp_path / "config.json").read_bytes()
     (tmp_path / "config.json").unlink()            # chunks whose settings are not known

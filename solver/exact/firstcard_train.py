@@ -142,8 +142,10 @@ def check_folder(folder: str, seed: int) -> None:
     if found is None:
         write_text_file(path, json.dumps(settings) + "\n")
     elif found != settings:
+        theirs = found if isinstance(found, dict) else {"settings": found}
         raise errors.ConfigError(f"{errors.quote(folder, errors.SHORT_PATH)} holds examples"
-                                 f" of other settings: {json.dumps(found)}")
+                                 f" of other settings"
+                                 f" ({errors.first_difference(theirs, settings)})")
 
 
 def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequence[str],

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
-from ..errors import ConfigError
+from ..errors import ConfigError, first_difference
 from ..files import (npz_damage, read_npz, remove_dead_temporaries, write_atomically,
                      write_text_file)
 from ..mcts.player import SearchPlayer
@@ -205,7 +205,8 @@ def generate(config, folder: str,
     if os.path.exists(path):
         before = data_settings(folder)
         if before != json.loads(json.dumps(settings)):
-            raise ConfigError(f"{folder} holds games made with other settings ({before});"
+            raise ConfigError(f"{folder} holds games made with other settings"
+                              f" ({first_difference(before, json.loads(json.dumps(settings)))});"
                               " use another folder")
     elif any(name.startswith("chunk_") for name in os.listdir(folder)):
         raise ConfigError(f"{folder} holds chunks of games but not their settings"

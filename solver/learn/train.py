@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, first_difference
 from ..files import (FileKind, check_writable, remove_dead_temporaries, write_atomically,
                      write_text_file)
 from .data import data_settings, load_chunks
@@ -195,8 +195,9 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
                               f" run folder)") from None
         saved.setdefault("init", "")          # runs made before the setting existed
         if saved != asdict(config):
-            raise ConfigError(f"{checkpoint} was made with other settings: {state['config']}"
-                              " (use another run folder)")
+            raise ConfigError(f"{checkpoint} was made with other settings"
+                              f" ({first_difference(saved, asdict(config))}); use another run"
+                              " folder")
         if state.get("data", sources) != sources:
             raise ConfigError(f"{checkpoint} was made on other data ({state['data']}); use"
                               " another run folder")
