@@ -1033,7 +1033,18 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
 
     config = TrainConfig(hidden=hidden, epochs=epochs, batch=batch, lr=lr, seed=seed,
                          target_temperature=target_temperature, init=init)
-    net = run_training(data, out, config, report=report)
+    done = [0]
+
+    def epoch_done(line):
+        done[0] = line["epoch"]
+        report(line)
+    try:
+        net = run_training(data, out, config, report=epoch_done)
+    except (KeyboardInterrupt, Interrupted):
+        if done[0]:
+            click.echo(f"train: {done[0]} of {epochs} epochs done in {out}; the same command"
+                       " goes on from there", err=True)
+        raise
     if export_path:
         net.save(export_path)
         click.echo(f"weights written to {export_path}")

@@ -863,3 +863,21 @@ def test_a_stopped_generation_says_what_it_kept(tmp_path, monkeypatch):
                   "--chunk", "2", "--teacher", "greedy"])
     assert result.exit_code == 130
     assert "1 of 3 chunks in" in result.stderr and "the same command resumes" in result.stderr
+
+
+def test_a_stopped_fit_says_how_far_it_got(tmp_path, monkeypatch):
+    from solver.errors import Interrupted
+    from solver.learn import train as train_module
+    from tests.support import run
+
+    def two_epochs_then_ctrl_c(data, out, config, report=None):
+        for epoch in (1, 2):
+            report({"epoch": epoch, "train_ce": 1.0, "seconds": 0.1})
+        raise Interrupted()
+    monkeypatch.setattr(train_module, "train", two_epochs_then_ctrl_c)
+    data = tmp_path / "data"
+    data.mkdir()
+    result = run(["train", "fit", "--data", str(data), "--out", str(tmp_path / "run"),
+                  "--epochs", "5"])
+    assert result.exit_code == 130
+    assert "2 of 5 epochs done in" in result.stderr and "the same command goes on" in result.stderr
