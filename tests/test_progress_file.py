@@ -212,3 +212,21 @@ def test_a_real_sigint_leaves_the_work_in_the_file(tmp_path):
         assert engine.loaded > 0
         resumed = engine.solve(position, card_values=False)
     assert abs(resumed.value - fresh_solve(position)[0]) < 1e-9
+
+
+def test_a_file_in_use_by_another_solve_is_refused(tmp_path):
+    """Two solves saving to one file would each overwrite the other's work: the second is
+    refused while the first holds FILE.lock, which goes with it."""
+    position = seven()
+    path = str(tmp_path / "work.npz")
+    with Engine(position, progress_file=path):
+        assert os.path.exists(path + ".lock")
+        with pytest.raises(NimmtError, match="in use by another solve"):
+            Engine(position, progress_file=path)
+        other = subprocess.run([sys.executable, "-m", "solver", "solve", SEVEN,
+                                "--progress-file", path], capture_output=True, text=True,
+                               timeout=120)
+        assert other.returncode == 2 and "in use by another solve" in other.stderr
+    assert not os.path.exists(path + ".lock")
+    with Engine(position, progress_file=path) as engine:      # free again
+        engine.solve(position, card_values=False)

@@ -16,12 +16,12 @@ from ..core.position import Position
 from ..core.rules import bullheads, cheapest_row, row_bullheads, target_row
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
-from ..files import stop_name
+from ..files import check_writable, stop_name
 from ..limits import Limit, max_threads
 from ..stopping import run_stoppable
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .firstcard import FirstCardModel, default_model
-from .progress import SAVE_EVERY, load_progress, save_progress
+from .progress import SAVE_EVERY, ProgressLock, load_progress, save_progress
 from .solution import LOSS_TOLERANCE, Line, RowChoice, SearchStats, Solution, no_noise
 
 # Default sizes by cards per hand. A solve's table and 2-card cache are fresh memory, whose
@@ -106,9 +106,16 @@ class Engine:
         self.interrupted = False
         self.progress_file = progress_file
         self.loaded, self.in_file, self.progress_root = 0, 0, root.to_text()
+        self._lock: Optional[ProgressLock] = None
         if progress_file is not None:
-            self.loaded, self.in_file, self.progress_root = load_progress(
-                self._search, root, progress_file)
+            check_writable(progress_file)
+            self._lock = ProgressLock(progress_file)
+            try:
+                self.loaded, self.in_file, self.progress_root = load_progress(
+                    self._search, root, progress_file)
+            except BaseException:
+                self.close()
+                raise
 
     # the table's life ----------------------------------------------------------------------
     @property
@@ -118,8 +125,12 @@ class Engine:
         return self._search
 
     def close(self) -> None:
-        """Free the transposition table (up to 3.2 GB on a full deal). Idempotent."""
+        """Free the transposition table (up to 3.2 GB on a full deal) and the progress file.
+        Idempotent."""
         self._search = None
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     def __enter__(self) -> "Engine":
         return self

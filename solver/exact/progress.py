@@ -19,7 +19,11 @@ trusted as the search's own memory: a file edited by hand could make a wrong ans
 """
 import hashlib
 import os
-from typing import Tuple
+from typing import Optional, Tuple
+try:
+    import fcntl
+except ImportError:          # Windows: no advisory locks, and no check for a second solve
+    fcntl = None
 
 import numpy as np
 
@@ -110,3 +114,47 @@ def _plausible(records: bytes, hand_size: int) -> bool:
     return bool(np.all((r["key_low"] | r["key_high"]) != 0)
                 and np.all(r["lower"] <= r["upper"] + ROUNDING)     # False for NaN too
                 and np.all((r["cards"] >= 3) & (r["cards"] <= hand_size)))
+
+
+class ProgressLock:
+    """`FILE.lock` beside a progress file, held while a solve uses the file: two solves
+    saving to one file would each overwrite the other's work, so a second is refused. The
+    lock is the kernel's (flock), so a killed solve's is free again; its file is removed
+    when the solve ends (one a SIGKILL left is taken over)."""
+
+    def __init__(self, path: str):
+        self.path = path + ".lock"
+        self.fd: Optional[int] = None
+        if fcntl is None:
+            return
+        name = quote(path, SHORT_PATH)
+        while True:
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise NimmtError(f"cannot write {quote(self.path, SHORT_PATH)}: {exc.strerror}"
+                                 ) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise NimmtError(f"{name} is in use by another solve: wait for it to end, or"
+                                 f" give another --progress-file") from None
+            except OSError:
+                break                     # a file system without locks: unguarded
+            try:                          # still the file of that name (not one removed
+                if os.stat(self.path).st_ino == os.fstat(fd).st_ino:    # by its holder)?
+                    break
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            os.close(self.fd)             # closing releases the lock
+            self.fd = None
