@@ -97,7 +97,9 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "",
         with interrupts_held():
             write(temporary)
             os.chmod(temporary, 0o644)
-            os.replace(temporary, path)
+            _sync(temporary)              # on disk before its name is: a power cut after
+            os.replace(temporary, path)   # the rename leaves the new file, not an empty one
+            _sync(directory, directory=True)
     except BaseException as exc:
         if os.path.exists(temporary):
             os.unlink(temporary)
@@ -110,6 +112,22 @@ def write_atomically(path: str, write: Callable[[str], None], suffix: str = "",
 
 # a temporary of write_atomically: its writer's process id, then mkstemp's 8 characters
 _TEMPORARY = re.compile(r"tmp-([0-9]+)-[a-z0-9_]{8}(\.[a-z]+)?$")
+
+
+def _sync(path: str, directory: bool = False) -> None:
+    """fsync a file (or a directory's entries); where a system cannot (a directory on some
+    file systems, Windows), nothing."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        if not directory:
+            raise
+    finally:
+        os.close(fd)
 
 
 def remove_dead_temporaries(folder: str, owner: Optional[str] = None) -> int:
