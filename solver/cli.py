@@ -1353,18 +1353,16 @@ def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round
     Example:
       nimmt review positions/records/six_turns.json
     """
-    from .review import (DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, REVIEWER,
-                         check_reviewer, review_record)
+    from .review import DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, REVIEWER, review_record
     from .text.progress import ReviewProgress
     from .text.review import format_review
 
-    reviewer = check_reviewer(reviewer or REVIEWER)
     data = load_record(record, round_number)
     progress = ReviewProgress()
     try:
         result = review_record(data, DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
                                iterations or DEFAULT_SEARCH_ITERATIONS, seed, tt_mb, progress,
-                               reviewer)
+                               reviewer or REVIEWER)
     finally:
         progress.close()
     click.echo(json_by_key(result.to_dict()) if as_json else format_review(result))

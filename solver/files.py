@@ -138,14 +138,9 @@ def remove_dead_temporaries(folder: str, owner: Optional[str] = None) -> int:
     if os.name != "posix" or not os.path.isdir(folder):
         return 0
     removed = 0
+    prefix = "" if owner is None else owner + "."
     for name in os.listdir(folder):
-        if owner is not None:
-            if not name.startswith(owner + "."):
-                continue
-            name_left = name[len(owner) + 1:]
-        else:
-            name_left = name
-        match = _TEMPORARY.match(name_left)
+        match = _TEMPORARY.match(name, len(prefix)) if name.startswith(prefix) else None
         if match is None or _running(int(match.group(1))):
             continue
         with contextlib.suppress(OSError):

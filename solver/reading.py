@@ -220,9 +220,9 @@ def records_in(text: str, name: str = "the file") -> Optional[List[Any]]:
              if line.strip()]
     records: List[Any] = []
     for index, (number, line) in enumerate(lines):
+        why = "neither a game record nor a games file's line"
         try:
-            rounds, why = _rounds_of(parse_json(line)), "neither a game record nor a games" \
-                " file's line"
+            rounds = _rounds_of(parse_json(line))
         except errors.JsonFormatError:
             rounds, why = None, "not JSON"
             if index == len(lines) - 1 and index > 0 and not text.endswith("\n"):

@@ -424,6 +424,11 @@ def row_reviews(engine: Engine, position: Position, outcome: TurnOutcome,
 
 
 # estimated turns ---------------------------------------------------------------------------
+def forced_play(position: Position, k: int, card: int, row: Optional[int]) -> PlayReview:
+    """A play of the last turn: no card to choose, only a too-low card's row (exact)."""
+    return PlayReview(k, card, (card,), 0.0, forced=True, **last_row_review(position, row))
+
+
 def last_row_review(position: Position, row: Optional[int]) -> Dict[str, Any]:
     """A row choice of the last turn, exactly: only the lowest card of a turn can be too low,
     so it takes a row of the position before the turn, and with no card left its owner takes
@@ -456,8 +461,7 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
     for k, card in enumerate(outcome.turn.cards):
         row = outcome.chosen_rows[k]
         if position.hand_size == 1:
-            plays.append(PlayReview(k, card, (card,), 0.0, forced=True,
-                                    **last_row_review(position, row)))
+            plays.append(forced_play(position, k, card, row))
             continue
         view = view_of(position, k, played, exact)
         analysis = analyse(view, Limit(iterations=iterations), derive_seed(seed, t, k),
@@ -493,8 +497,7 @@ def network_turn(t: int, position: Position, start: Position, before: Sequence[T
     for k, card in enumerate(outcome.turn.cards):
         row = outcome.chosen_rows[k]
         if position.hand_size == 1:
-            plays.append(PlayReview(k, card, (card,), 0.0, forced=True,
-                                    **last_row_review(position, row)))
+            plays.append(forced_play(position, k, card, row))
             continue
         bot = make_bot(reviewer, derive_seed(seed, t, k))
         totals, samples = card_totals(bot.net, record_view(start, before, k), bot.options,

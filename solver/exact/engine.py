@@ -108,7 +108,7 @@ class Engine:
         self.loaded, self.in_file, self.progress_root = 0, 0, root.to_text()
         self._lock: Optional[ProgressLock] = None
         if progress_file is not None:
-            check_writable(progress_file)
+            check_writable(progress_file)          # now, not at the first save
             self._lock = ProgressLock(progress_file)
             try:
                 self.loaded, self.in_file, self.progress_root = load_progress(

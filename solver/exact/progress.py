@@ -30,7 +30,7 @@ import numpy as np
 from .._search import ExactSearch
 from ..core.position import Position
 from ..errors import ConfigError, NimmtError, quote, SHORT_PATH
-from ..files import check_writable, npz_damage, remove_dead_temporaries, write_atomically
+from ..files import npz_damage, remove_dead_temporaries, write_atomically
 
 FORMAT = "nimmt exact progress 1"
 SAVE_EVERY = 60.0              # seconds between the saves of a running search
@@ -60,10 +60,10 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     of an earlier position of its round (every card of `root`'s hands in that position's:
     its entries cover `root`'s subtree). Returns how many the table kept (fewer than the
     file holds when the table is too small for them: the next save keeps only those), how
-    many the file holds, and the text of the position the file stays the file of. A missing file is no progress; a file that is not one, is
-    damaged or is of another round is refused with a ConfigError, and a path that cannot be
-    written with a NimmtError, now rather than at the first save."""
-    check_writable(path)
+    many the file holds, and the text of the position the file stays the file of. A missing
+    file is no progress; a file that is not one, is damaged or is of another round is
+    refused with a ConfigError. (The engine has checked that the path can be written, before
+    the first save, and holds its `ProgressLock`.)"""
     # a save killed mid-write (SIGKILL) left its temporary beside the file: 35-50 MB a deal
     remove_dead_temporaries(os.path.dirname(os.path.abspath(path)), os.path.basename(path))
     if not os.path.exists(path) or os.path.getsize(path) == 0:     # none yet, or `touch`ed

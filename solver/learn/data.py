@@ -203,11 +203,10 @@ def generate(config, folder: str,
     settings = config.settings()
     path = os.path.join(folder, CONFIG_NAME)
     if os.path.exists(path):
-        before = data_settings(folder)
-        if before != json.loads(json.dumps(settings)):
+        before, wanted = data_settings(folder), json.loads(json.dumps(settings))
+        if before != wanted:
             raise ConfigError(f"{folder} holds games made with other settings"
-                              f" ({first_difference(before, json.loads(json.dumps(settings)))});"
-                              " use another folder")
+                              f" ({first_difference(before, wanted)}); use another folder")
     elif any(name.startswith("chunk_") for name in os.listdir(folder)):
         raise ConfigError(f"{folder} holds chunks of games but not their settings"
                           f" ({CONFIG_NAME}): they may be of other settings; use another"

@@ -30,7 +30,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 from ..core.jsontext import parse_json
 from ..core.player import Player, PlayerView
-from ..core.rules import GameConfig
+from ..core.rules import GameConfig, target_row
 from ..errors import ConfigError, IllegalMoveError, NimmtError, is_integer, quote, quote_json
 from ..limits import MAX_SECONDS
 
@@ -189,7 +189,7 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
                         or card != view.revealed[view.seat]:
                     raise ConfigError('a row question names its "card", the seat\'s own of'
                                       ' the view\'s "revealed"')
-                if card > min(row[-1] for row in view.rows):
+                if target_row(view.rows, card) is not None:
                     raise ConfigError(f"a row question's card {card} is not lower than every"
                                       f" row end of the view's rows: it takes no row by"
                                       f" choice")
