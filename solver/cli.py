@@ -371,7 +371,7 @@ def replay(record, as_json, round_number):
         click.echo(final.to_json())
         return
     for t, outcome in enumerate(outcomes):
-        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.chosen_rows))
+        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.taken_rows))
     click.echo()
     click.echo(render_position(final))
 
@@ -521,7 +521,7 @@ def play(players, bots, variant, threshold, seed, record_file):
             f"{seat_names[k]} +{p} = {s}" for k, (p, s) in enumerate(zip(result.penalties, scores))))
 
     def turn_done(t: int, outcome: TurnOutcome) -> None:
-        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.chosen_rows,
+        click.echo(describe_turn(t, outcome.turn.cards, outcome.taken, outcome.taken_rows,
                                  seat_names))
 
     records = None

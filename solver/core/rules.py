@@ -122,24 +122,29 @@ def place_card(rows: List[List[int]], card: int, chosen_row: Optional[int] = Non
 RowChooser = Callable[[int, List[List[int]], int], int]
 
 
-def play_turn(rows: Sequence[Sequence[int]], cards: Sequence[int],
-              choose_row: RowChooser) -> Tuple[List[List[int]], List[List[int]]]:
+def play_turn(rows: Sequence[Sequence[int]], cards: Sequence[int], choose_row: RowChooser,
+              taken_rows: Optional[List[Optional[int]]] = None
+              ) -> Tuple[List[List[int]], List[List[int]]]:
     """Resolve one turn: player k plays cards[k].
 
     `choose_row(player, rows, card)` is called for a too-low card, with the rows as they are
     at that moment (every card of the turn is already known). Returns the new rows and the
-    cards each player took.
+    cards each player took. `taken_rows`, if given (one entry a player), receives the row each
+    player took, by choice or with a sixth card (None: none).
     """
     rows = [list(r) for r in rows]
     taken: List[List[int]] = [[] for _ in cards]
     for player in sorted(range(len(cards)), key=lambda k: cards[k]):
         card = cards[player]
         choice = None
-        if target_row(rows, card) is None:
+        target = target_row(rows, card)
+        if target is None:
             choice = choose_row(player, [list(r) for r in rows], card)
             if not (isinstance(choice, int) and 0 <= choice < ROWS):
                 raise ValueError(f"row choice must be 0..3, got {choice!r}")
         taken[player].extend(place_card(rows, card, choice))
+        if taken_rows is not None and taken[player]:
+            taken_rows[player] = choice if target is None else target
     return rows, taken
 
 

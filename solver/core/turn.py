@@ -38,6 +38,7 @@ class TurnOutcome:
     taken: Tuple[Tuple[int, ...], ...]
     chosen_rows: Tuple[Optional[int], ...]   # the row each player took by choice (default too)
     position: Position                       # after the turn, penalties added
+    taken_rows: Tuple[Optional[int], ...]    # the row each took, by choice or with a sixth card
 
     @property
     def penalties(self) -> Tuple[int, ...]:
@@ -78,7 +79,8 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
         chosen[player] = cheapest_row(rows) if given is None else given
         return chosen[player]
 
-    rows, taken = play_turn(position.rows, turn.cards, choose)
+    taken_rows: List[Optional[int]] = [None] * position.players
+    rows, taken = play_turn(position.rows, turn.cards, choose, taken_rows)
     for k, given in enumerate(turn.row_choices):
         if given is not None and chosen[k] is None:
             raise errors.RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but"
@@ -97,7 +99,8 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     if "played" in extra or not position.complete_information:
         extra["played"] = sorted(list(position.played) + [c for cards in taken for c in cards])
     after = Position.create(rows, hands, penalties, position.deck, extra)
-    return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after)
+    return TurnOutcome(turn, tuple(tuple(c) for c in taken), tuple(chosen), after,
+                       tuple(taken_rows))
 
 
 def _seen_cards(position: Position) -> Dict[int, str]:

@@ -68,15 +68,15 @@ def player_name(k: int) -> str:
 
 
 def describe_turn(t: int, cards: Sequence[int], taken: Sequence[Sequence[int]],
-                  chosen_rows: Sequence[Optional[int]], names: Optional[Sequence[str]] = None) -> str:
-    """`turn 3: P1 12, P2 40 | P2 took [31, 33, 35, 36, 39] (9 bullheads)`."""
+                  taken_rows: Sequence[Optional[int]], names: Optional[Sequence[str]] = None) -> str:
+    """`turn 3: P1 12, P2 40 | P2 took row 1 [31, 33, 35, 36, 39] (9 bullheads)`: the row
+    each player took (`TurnOutcome.taken_rows`), by choice or with a sixth card."""
     label = (lambda k: names[k]) if names else (lambda k: f"P{k + 1}")
     played = ", ".join(f"{label(k)} {c}" for k, c in enumerate(cards))
     events = []
     for k, cards_taken in enumerate(taken):
         if cards_taken:
-            how = f" row {chosen_rows[k]}" if chosen_rows[k] is not None else ""
             bulls = row_bullheads(cards_taken)
-            events.append(f"{label(k)} took{how} {list(cards_taken)}"
+            events.append(f"{label(k)} took row {taken_rows[k]} {list(cards_taken)}"
                           f" ({bulls} bullhead{'s' if bulls > 1 else ''})")
     return f"turn {t + 1}: {played}" + (" | " + "; ".join(events) if events else "")
