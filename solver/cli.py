@@ -427,10 +427,12 @@ class TerminalPlayer(Player):
         advice = network_advice(self._position(view), DEFAULT_PLAYER, 0, view)
         if advice.get("interrupted"):
             raise KeyboardInterrupt           # a Ctrl-C during the hint stops the game
-        first = ", ".join(f"{c['card']} {c['expected_bullheads']:.1f}"
-                          for c in advice["cards"][:3])
-        return (f"hint: {DEFAULT_PLAYER} would play {advice['play']} (its first choices, with"
-                f" the bullheads each is expected to cost you to the end of the round: {first})")
+        first = [f"{c['card']} ({'bullheads ' if i == 0 else ''}{c['expected_bullheads']:.1f},"
+                 f" {'policy ' if i == 0 else ''}{c['probability']:.0%})"
+                 for i, c in enumerate(advice["cards"][:3])]
+        return (f"hint: {DEFAULT_PLAYER} would play {advice['play']}, the least score (the"
+                f" bullheads a card is expected to cost you to the end of the round, plus the"
+                f" policy's prior); its first choices {', '.join(first)}")
 
     @staticmethod
     def _row_hint(view: PlayerView, card: int) -> str:

@@ -377,9 +377,10 @@ def test_play_hints_are_the_belief_bot_s_choices():
     answers = "hint\n3\nhint\nquit\n"
     out = run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"], answers)
     assert out.exit_code == 0, out.stderr
-    card, first, row = re.findall(r"hint: belief would play (\d+) \(its first choices, with the"
-                                  r" bullheads each is expected to cost you to the end of the"
-                                  r" round: (\d+) [\d.]+, .*\)\n.*"
+    card, first, row = re.findall(r"hint: belief would play (\d+), the least score \(the"
+                                  r" bullheads a card is expected to cost you to the end of the"
+                                  r" round, plus the policy's prior\); its first choices (\d+)"
+                                  r" \(bullheads [\d.]+, policy \d+%\), .*\n.*"
                                   r"hint: belief would take row (\d)", out.stdout, re.S)[0]
     assert card == first and int(card) in (3, 7, 13, 48, 66, 76, 78, 87, 89, 90)
     assert "your 3 is lower than every row end" in out.stdout and 0 <= int(row) <= 3
