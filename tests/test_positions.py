@@ -9,6 +9,7 @@ the solver proves to be an equilibrium, against the file's.
 import os
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from solver.exact import Engine
@@ -45,6 +46,16 @@ def file_strategy(strategy, hand):
     return vector
 
 
+def assert_bounds_hold(solution, matrix):
+    """Each root entry's proven bounds hold its true value; they meet at the entries given
+    exactly."""
+    lo, hi = solution.matrix_bounds[..., 0], solution.matrix_bounds[..., 1]
+    assert (lo <= matrix + TOL).all() and (matrix <= hi + TOL).all()
+    exact = ~np.isnan(solution.matrix)
+    assert (lo[exact] == hi[exact]).all()
+    assert np.allclose(solution.matrix[exact], matrix[exact], rtol=0, atol=TOL)
+
+
 def test_collection():
     assert len(FILES) >= 30
     names = {os.path.basename(p) for p in FILES}
@@ -68,6 +79,9 @@ def test_position(path):
     assert abs(solution.value - data["value"]) <= TOL, f"{path}: solved {solution.value}"
 
     matrix = engine.full_matrix(position)
+    assert_bounds_hold(solution, matrix)
+    if position.hand_size >= 3 and position.hand_size < SLOW_HAND:
+        assert_bounds_hold(Engine(position).solve(position, card_values=False), matrix)
     h1, h2 = position.hands
     x = strategy_vector(solution.strategies[0], h1)
     y = strategy_vector(solution.strategies[1], h2)

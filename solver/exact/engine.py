@@ -216,8 +216,10 @@ class Engine:
         strategies = [strategy_dict(cards1, x), strategy_dict(cards2, y)]
         values = [{c: none_if_nan(v) for c, v in zip(cards1, values1)},
                   {c: none_if_nan(v) for c, v in zip(cards2, values2)}]
+        exact = ~np.isnan(matrix)          # the card values' entries made exact too
+        bounds = np.stack([np.where(exact, matrix, lo), np.where(exact, matrix, hi)], axis=-1)
         solution = Solution(position, value, strategies, values, matrix,
-                            self.stats(card_values_complete=complete))
+                            self.stats(card_values_complete=complete), matrix_bounds=bounds)
         if principal_line and not interrupted:
             solution.principal_line = self.principal_line(solution)
         self.interrupted = interrupted

@@ -113,6 +113,9 @@ class Solution:
     matrix: np.ndarray                         # root entries; NaN where not proven
     stats: SearchStats
     principal_line: Optional[List[Line]] = field(default=None)   # None: not computed
+    # each root entry's proven bounds, [..., 0] lower and [..., 1] upper (equal where exact;
+    # where the search never looked, the game's static range)
+    matrix_bounds: Optional[np.ndarray] = field(default=None)
 
     @property
     def hands(self):
@@ -137,6 +140,9 @@ class Solution:
             "card_values": [[{"card": c, "value": v} for c, v in sorted(cv.items())]
                             for cv in self.card_values],
             "matrix": [[None if np.isnan(v) else v for v in row] for row in self.matrix],
+            "matrix_bounds": (None if self.matrix_bounds is None else
+                              [[[float(lo), float(hi)] for lo, hi in row]
+                               for row in self.matrix_bounds]),
             "principal_line": (None if self.principal_line is None
                                else [line.to_dict() for line in self.principal_line]),
             "stats": self.stats.to_dict(),
