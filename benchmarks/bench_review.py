@@ -40,32 +40,36 @@ from typing import Dict, List, Optional, Sequence, Tuple  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks._common import machine_line, markdown_table, natural_int, positive_int  # noqa: E402
-from solver.core.player import PlayerView  # noqa: E402
+from solver.core.player import Player, PlayerView  # noqa: E402
 from solver.core.position import Position  # noqa: E402
 from solver.core.record import record_view, replay_steps  # noqa: E402
-from solver.core.rules import GameConfig, target_row  # noqa: E402
-from solver.core.turn import Turn, TurnOutcome, apply_turn  # noqa: E402
+from solver.core.rules import GameConfig  # noqa: E402
+from solver.core.turn import TurnOutcome  # noqa: E402
 from solver.learn.search import card_totals  # noqa: E402
 from solver.limits import Limit  # noqa: E402
 from solver.mcts import analyse  # noqa: E402
 from solver.mcts.player import derive_seed  # noqa: E402
 from solver.play.bots import make_bot  # noqa: E402
-from solver.play.runner import ask_card, ask_row, play_round  # noqa: E402
+from solver.play.runner import play_round  # noqa: E402
 from solver.review import SEARCH_PLAYER, check_reviewer, view_of  # noqa: E402
 
 DETERMINISTIC = ("net",)          # bots whose card depends on their view alone
 
 
-def view(config: GameConfig, position: Position, seat: int, start: Position,
-         played: List[Tuple[int, ...]], choices: List[Tuple[Optional[int], ...]], turn: int,
-         revealed: Optional[Tuple[int, ...]] = None) -> PlayerView:
-    """What the runner shows seat `seat` (at a row question, its card out of its hand)."""
-    hand = position.hands[seat]
-    if revealed is not None:
-        hand = tuple(c for c in hand if c != revealed[seat])
-    return PlayerView(config, seat, position.rows, tuple(hand), start.rows, tuple(played),
-                      position.penalties, (0,) * config.players, turn, revealed,
-                      tuple(choices))
+class Forced(Player):
+    """`player` with its next card forced: `card` at the first question, then its own."""
+
+    def __init__(self, player: Player, card: int):
+        self.player, self.card, self.name = player, card, player.name
+
+    def choose_card(self, view: PlayerView) -> int:
+        if self.card is None:
+            return self.player.choose_card(view)
+        card, self.card = self.card, None
+        return card
+
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        return self.player.choose_row(view, card)
 
 
 def finish(config: GameConfig, table: str, start: Position, before: Sequence[TurnOutcome],
@@ -73,29 +77,12 @@ def finish(config: GameConfig, table: str, start: Position, before: Sequence[Tur
            seed: int) -> int:
     """The seat's bullheads from this turn on when it plays `card`, the others `theirs` (or
     their bots' cards), every later decision the table's bots', reseeded by `seed`."""
-    bots = [make_bot(table, derive_seed(seed, k)) for k in range(config.players)]
-    played = [o.turn.cards for o in before]
-    choices = [o.chosen_rows for o in before]
-    taken_before = position.penalties[seat]
-    for t in range(len(before), len(before) + position.hand_size):
-        if t == len(before):
-            cards = tuple(card if k == seat else
-                          theirs[k] if theirs is not None else
-                          ask_card(bots[k], view(config, position, k, start, played, choices, t))
-                          for k in range(config.players))
-        else:
-            cards = tuple(ask_card(b, view(config, position, k, start, played, choices, t))
-                          for k, b in enumerate(bots))
-        rows: List[Optional[int]] = [None] * config.players
-        low = min(range(config.players), key=lambda k: cards[k])
-        if target_row(position.rows, cards[low]) is None:
-            rows[low] = ask_row(bots[low], view(config, position, low, start, played, choices,
-                                                t, revealed=cards), cards[low])
-        outcome = apply_turn(position, Turn(cards, tuple(rows)), t)
-        played.append(cards)
-        choices.append(outcome.chosen_rows)
-        position = outcome.position
-    return position.penalties[seat] - taken_before
+    bots: List[Player] = [make_bot(table, derive_seed(seed, k)) for k in range(config.players)]
+    for k in range(config.players):
+        if k == seat or theirs is not None:
+            bots[k] = Forced(bots[k], card if k == seat else theirs[k])
+    result = play_round(config, bots, start=start, turns=[o.turn for o in before])
+    return result.final.penalties[seat] - position.penalties[seat]
 
 
 def estimates(reviewer: str, start: Position, before: Sequence[TurnOutcome],

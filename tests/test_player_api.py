@@ -155,6 +155,24 @@ def test_play_round_finishes_a_position_without_an_rng():
         play_round(CONFIG, [Lowest(), Lowest()])
 
 
+def test_play_round_plays_given_turns_first_and_shows_them_as_earlier_turns():
+    from solver.core.turn import Turn
+    me = Recorder(row=1)
+    first = Turn((3, 92), (0, None))             # player 1's 3 takes row 0 by choice
+    result = play_round(CONFIG, [me, Lowest()], start=START, turns=[first])
+    assert result.record["turns"][0] == {"cards": [3, 92], "row_choices": [0, None]}
+    assert len(result.record["turns"]) == 3 and len(me.card_views) == 2
+    view = me.card_views[0]
+    assert view.turn == 1 and view.played == ((3, 92),) and view.row_choices == ((0, None),)
+    assert view.hand == (1, 2) and view.start_rows == START.rows
+    assert result.penalties == result.final.penalties     # the given turn's bullheads too
+    assert result.penalties[0] >= 3                       # 50 (3 bullheads) taken by the 3
+    with pytest.raises(errors.ConfigError, match="4 turns given for a round of 3"):
+        play_round(CONFIG, [me, Lowest()], start=START, turns=[first] * 4)
+    with pytest.raises(errors.TurnFormatError, match="1 row choices for 2 cards"):
+        play_round(CONFIG, [me, Lowest()], start=START, turns=[Turn((3, 92), (0,))])
+
+
 def test_a_later_round_s_record_rebuilds_the_views_its_bots_were_shown():
     from solver.core.record import record_view, replay_steps
     from solver.play.runner import play_game

@@ -59,6 +59,10 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
     if len(turn.cards) != position.players:
         raise errors.TurnFormatError(f"{where}: {len(turn.cards)} cards for"
                                      f" {position.players} players")
+    if len(turn.row_choices) != len(turn.cards):
+        raise errors.TurnFormatError(f"{where}: {len(turn.row_choices)} row choices for"
+                                     f" {len(turn.cards)} cards (one a player, null where"
+                                     f" none is given)")
     seen = {} if position.complete_information else _seen_cards(position)
     for k, card in enumerate(turn.cards):
         hand = position.hands[k]

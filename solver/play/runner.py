@@ -45,9 +45,12 @@ def play_round(config: GameConfig, players: Sequence[Player],
                rng: Optional[random.Random] = None,
                scores: Optional[Sequence[int]] = None,
                start: Optional[Position] = None,
-               on_turn: Optional[Callable[[int, TurnOutcome], None]] = None) -> RoundResult:
+               on_turn: Optional[Callable[[int, TurnOutcome], None]] = None,
+               turns: Sequence[Turn] = ()) -> RoundResult:
     """Play one round dealt with `rng`, or finish `start`, a position with every hand visible
-    (`rng` is then not needed: the players have their own randomness).
+    (`rng` is then not needed: the players have their own randomness). `turns`, if given,
+    are played first as they stand (a record's turns so far: a missing row choice takes the
+    cheapest row), and the players' views show them as the round's earlier turns.
 
     `on_turn(t, outcome)` is told what each turn did (cards, rows taken, new position)."""
     if len(players) != config.players:
@@ -56,6 +59,9 @@ def play_round(config: GameConfig, players: Sequence[Player],
         raise TypeError("play_round needs rng (a random.Random) to deal the round, or start"
                         " (a position to finish)")
     position = start if start is not None else deal(config, rng)
+    if len(turns) > position.hand_size:
+        raise errors.ConfigError(f"{len(turns)} turns given for a round of"
+                                 f" {position.hand_size}")
     scores = tuple(scores) if scores is not None else (0,) * config.players
     record = position.to_dict()
     if any(scores):            # the totals of earlier rounds: a view rebuilt from the record
@@ -64,16 +70,10 @@ def play_round(config: GameConfig, players: Sequence[Player],
     played: List[Tuple[int, ...]] = []
     table = _Table(config, position, played, scores)
     for t in range(position.hand_size):
-        cards = tuple(ask_card(p, table.view(k, t)) for k, p in enumerate(players))
-        choices: List[Optional[int]] = [None] * config.players
-        # only the lowest card of a turn can be too low, and it is resolved first
-        low = min(range(config.players), key=lambda k: cards[k])
-        if target_row(table.position.rows, cards[low]) is None:
-            view = table.view(low, t, revealed=cards)
-            choices[low] = ask_row(players[low], view, cards[low])
-        outcome = apply_turn(table.position, Turn(cards, tuple(choices)), t)
+        turn = turns[t] if t < len(turns) else _ask_turn(players, table, t)
+        outcome = apply_turn(table.position, turn, t)
         record["turns"].append(outcome.turn.to_dict())
-        played.append(cards)
+        played.append(outcome.turn.cards)
         table.row_choices.append(outcome.chosen_rows)
         table.position = outcome.position
         if on_turn:
@@ -83,6 +83,19 @@ def play_round(config: GameConfig, players: Sequence[Player],
     for p in players:
         p.round_over(record, penalties)
     return result
+
+
+def _ask_turn(players: Sequence[Player], table: "_Table", t: int) -> Turn:
+    """Turn `t` as the players choose it: each seat's card from its view, then the row of a
+    too-low card from its owner's view with the turn's cards revealed."""
+    cards = tuple(ask_card(p, table.view(k, t)) for k, p in enumerate(players))
+    choices: List[Optional[int]] = [None] * len(players)
+    # only the lowest card of a turn can be too low, and it is resolved first
+    low = min(range(len(players)), key=lambda k: cards[k])
+    if target_row(table.position.rows, cards[low]) is None:
+        view = table.view(low, t, revealed=cards)
+        choices[low] = ask_row(players[low], view, cards[low])
+    return Turn(cards, tuple(choices))
 
 
 class _Table:
