@@ -31,6 +31,7 @@ from .play.runner import game_over
 SHORT_NAME = "python_nimmt"
 ROW_ACTION = STANDARD_DECK          # action ids: card c is c - 1, "take row r" is 104 + r
 NUM_ACTIONS = STANDARD_DECK + ROWS
+MAX_JOINT_ACTIONS = 1 << 20         # listed by legal_actions() at a simultaneous node
 DEFAULTS = {"players": 2, "variant": "standard", "hand_size": HAND_SIZE, "threshold": 66,
             "single_round": False, "position": ""}
 
@@ -83,7 +84,8 @@ class Setup:
         config = GameConfig.named(params["players"], params["variant"],
                                   threshold=params["threshold"], hand_size=params["hand_size"])
         single_round = params["single_round"]
-        start = Position.from_text(params["position"]) if params["position"] else None
+        text = params["position"].replace("/", ",")   # the game string's form (below)
+        start = Position.from_text(text) if text else None
         if start is not None:
             if not start.complete_information:
                 raise ConfigError("position: every hand must be visible (a game starts from a"
@@ -160,8 +162,12 @@ class NimmtGame(pyspiel.Game):
         complete = self.setup.start is not None and self.setup.single_round
         information = _Info.PERFECT_INFORMATION if complete else _Info.IMPERFECT_INFORMATION
         utility = _Utility.ZERO_SUM if self.setup.players == 2 else _Utility.GENERAL_SUM
-        super().__init__(_game_type(information, utility), self.setup.game_info(),
-                         params or {})
+        params = dict(params or {})
+        if "position" in params:
+            # OpenSpiel's game string ("python_nimmt(players=2,position=...)", what a pickle
+            # and load_game(str(game)) read) splits on commas: the notation's commas as "/"
+            params["position"] = params["position"].replace(",", "/")
+        super().__init__(_game_type(information, utility), self.setup.game_info(), params)
 
     def new_initial_state(self):
         return NimmtState(self, self.setup)
@@ -223,7 +229,29 @@ class NimmtState(pyspiel.State):
             return []
         if now.pending is not None:
             return [row_action(r) for r in range(ROWS)] if player == self.too_low_owner else []
+        if player == pyspiel.PlayerId.SIMULTANEOUS:
+            return list(range(self._joint_actions()))
         return [card_action(c) for c in now.position.hands[player]]
+
+    # a simultaneous node's joint moves as OpenSpiel numbers them ("flat" joint actions):
+    # player 0's index into its legal actions is the lowest mixed-radix digit
+    def _joint_actions(self) -> int:
+        count = int(np.prod([len(h) for h in self.now.position.hands], dtype=np.float64))
+        if count > MAX_JOINT_ACTIONS:
+            raise pyspiel.SpielError(
+                f"{count:.3g} joint moves at this node are too many to list: ask each"
+                f" player's legal_actions(player) and play them with apply_actions")
+        return count
+
+    def _joint_to_actions(self, flat: int) -> List[int]:
+        if not 0 <= flat < self._joint_actions():
+            raise pyspiel.SpielError(f"joint action {flat} is not one of this node's"
+                                     f" {self._joint_actions()}")
+        actions = []
+        for hand in self.now.position.hands:
+            actions.append(card_action(hand[flat % len(hand)]))
+            flat //= len(hand)
+        return actions
 
     def chance_outcomes(self):
         left = sorted(set(range(1, self.setup.deck + 1)) - set(self.now.dealt))
@@ -237,6 +265,9 @@ class NimmtState(pyspiel.State):
             self.now = replace(self.now, dealt=dealt)
             if len(dealt) == self.setup.deal_length:
                 self._begin_round(dealt_position(self.setup.config, dealt))
+            return
+        if self.now.pending is None:             # a flat joint action (legal_actions())
+            self._apply_actions(self._joint_to_actions(action))
             return
         choices = [None] * self.setup.players
         choices[self.too_low_owner] = action - ROW_ACTION

@@ -199,8 +199,36 @@ def test_openspiel_random_simulations(pyspiel):
                    {"players": 3, "hand_size": 6, "threshold": 10},
                    {"position": "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 7 2",
                     "variant": "10n+4", "single_round": True}]:
-        pyspiel.random_sim_test(load(pyspiel, **params), num_sims=2, serialize=False,
+        pyspiel.random_sim_test(load(pyspiel, **params), num_sims=2, serialize=True,
                                 verbose=False)
+
+
+def test_flat_joint_actions_and_games_from_a_position_in_strings_and_pickles(pyspiel):
+    """`legal_actions()` at a turn lists OpenSpiel's flat joint actions (player 0's index the
+    lowest digit), which `apply_action` plays; a game from a position (its notation's commas)
+    goes through its own string and a pickle."""
+    import pickle
+    game = load(pyspiel, players=3, hand_size=4, single_round=True)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    hands = [state.legal_actions(k) for k in range(3)]
+    assert state.legal_actions() == list(range(4 ** 3))
+    other = state.clone()
+    state.apply_action(1 + 4 * 2 + 16 * 3)
+    other.apply_actions([hands[0][1], hands[1][2], hands[2][3]])
+    assert str(state) == str(other)
+    with pytest.raises(pyspiel.SpielError, match="too many to list"):
+        big = load(pyspiel, players=7).new_initial_state()
+        while big.is_chance_node():
+            big.apply_action(big.legal_actions()[0])
+        big.legal_actions()
+    game = load(pyspiel, position="24; 9, 14, 16, 24; 3 10, 1 11", variant="10n+4",
+                single_round=True)
+    assert "position=24; 9/ 14/ 16/ 24; 3 10/ 1 11" in str(game)
+    assert str(pyspiel.load_game(str(game))) == str(game)
+    state = game.new_initial_state()
+    assert str(pickle.loads(pickle.dumps(state))) == str(state)
 
 
 def test_the_rl_environment_plays_whole_games(pyspiel):
