@@ -244,27 +244,29 @@ def all_row_advice(engine: Engine, solution: Solution) -> Optional[List[List[dic
     stopped it (the solution stays proven; a row is never named from a stopped search)."""
     try:
         return [[choice for card in solution.hands[k]
-                 for choice in [row_advice(engine, solution, k, card)] if choice]
+                 for choice in row_advice(engine, solution, k, card)]
                 for k in range(2)]
     except SearchLimitError:
         return None
 
 
-def row_advice(engine: Engine, solution: Solution, k: int, card: int) -> Optional[dict]:
-    """For a card lower than every row end: the row to take if the opponent plays their most
-    likely card above it (below it, the opponent's card starts a row and ours follows)."""
+def row_advice(engine: Engine, solution: Solution, k: int, card: int) -> List[dict]:
+    """For a card lower than every row end: the row to take against each card of the
+    opponent's strategy above it, likeliest first (below it, the opponent's card starts a row
+    and ours follows; the best row can differ from one opponent's card to another)."""
     position = solution.position
     if card > min(row[-1] for row in position.rows):
-        return None
+        return []
     opponent = solution.strategies[1 - k]
-    higher = [c for c in opponent if c > card]
-    if not higher:
-        return None
-    other = max(higher, key=lambda c: (opponent[c], -c))
-    choice = engine.row_choice(position, (card, other) if k == 0 else (other, card))
-    assert choice is not None and choice.player == k
-    return {"card": card, "if_opponent_plays": other, "row": choice.row,
-            "row_bullheads": row_bullheads(position.rows[choice.row]),
-            "cheapest_row": choice.cheapest_row,
-            "cheapest_bullheads": row_bullheads(position.rows[choice.cheapest_row]),
-            "cheapest_row_costs_more": choice.cheapest_row_costs_more}
+    higher = sorted((c for c in opponent if c > card), key=lambda c: (-opponent[c], c))
+    out = []
+    for other in higher:
+        choice = engine.row_choice(position, (card, other) if k == 0 else (other, card))
+        assert choice is not None and choice.player == k
+        out.append({"card": card, "if_opponent_plays": other,
+                    "opponent_probability": opponent[other], "row": choice.row,
+                    "row_bullheads": row_bullheads(position.rows[choice.row]),
+                    "cheapest_row": choice.cheapest_row,
+                    "cheapest_bullheads": row_bullheads(position.rows[choice.cheapest_row]),
+                    "cheapest_row_costs_more": choice.cheapest_row_costs_more})
+    return out

@@ -272,8 +272,11 @@ def test_best_spec_example_in_words():
     out = result.stdout
     assert "Player 1: play 19 (41%) or 22 (59%)" in out
     assert "Player 2: play 5 (53%) or 17 (47%)" in out
-    assert ("5 is too low: if player 1 plays 22, take row 2 (4 bullheads), not the cheapest"
-            " row 3 (1 bullhead)") in out
+    # a row for each card of player 1's strategy above the 5: not the same row
+    assert ("5 is too low: if player 1 plays 22 (59%), take row 2 (4 bullheads), not the"
+            " cheapest row 3 (1 bullhead)") in out
+    assert ("5 is too low: if player 1 plays 19 (41%), take row 0 (7 bullheads), not the"
+            " cheapest row 3 (1 bullhead), which costs 5.00 bullheads more in the end") in out
 
 
 def test_best_alternatives_cost():

@@ -89,8 +89,10 @@ def format_player(player: dict) -> List[str]:
 
 
 def format_row_choice(choice: dict, opponent: str) -> str:
-    text = (f"  {choice['card']} is too low: if {opponent} plays {choice['if_opponent_plays']},"
-            f" take row {choice['row']} ({count_text(choice['row_bullheads'])})")
+    p = choice["opponent_probability"]
+    share = "" if p >= 1.0 else f" ({percent(p)})"        # a pure strategy's card: no share
+    text = (f"  {choice['card']} is too low: if {opponent} plays {choice['if_opponent_plays']}"
+            f"{share}, take row {choice['row']} ({count_text(choice['row_bullheads'])})")
     if choice["row"] == choice["cheapest_row"]:
         return text
     cost = bullheads_text(choice["cheapest_row_costs_more"])
