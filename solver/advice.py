@@ -98,7 +98,8 @@ def position_view(position: Position, seat: int) -> PlayerView:
     scores = position.extra.get("scores")
     config = GameConfig(players=position.players, deck=position.deck)
     return PlayerView(config, seat, rows, tuple(sorted(position.hands[seat])), rows, (),
-                      tuple(position.penalties), tuple(scores) if scores else (),
+                      tuple(position.penalties),
+                      tuple(scores) if scores else (0,) * position.players,
                       config.hand_size - position.hand_size, out_of_play=tuple(position.played))
 
 

@@ -191,3 +191,35 @@ def test_a_later_round_s_record_rebuilds_the_views_its_bots_were_shown():
             start, outcomes = replay_steps(dict(record, turns=record["turns"][:t]))
             rebuilt = record_view(start, outcomes, seat=0)     # a record has no threshold
             assert rebuilt == dataclasses.replace(view, config=rebuilt.config)
+
+
+def test_apply_turn_takes_row_choices_0_to_3_of_any_integer_type_only():
+    from solver.core.turn import Turn, apply_turn
+    position = Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8")
+    outcome = apply_turn(position, Turn((2, 5), (np.int64(1), None)))
+    assert outcome.chosen_rows == (1, None) and type(outcome.chosen_rows[0]) is int
+    for bad, shown in ((7, "7"), (True, "true"), (1.0, "1.0")):
+        with pytest.raises(errors.RowChoiceError,
+                           match=f"turn 1: player 1's row choice must be a row 0..3 or null,"
+                                 f" got {shown}"):
+            apply_turn(position, Turn((2, 5), (bad, None)))
+
+
+def test_an_engine_refuses_a_position_outside_its_round_and_a_limit_has_no_fake_bounds():
+    from solver.exact import Engine, solve
+    from solver.limits import Limit
+    root = Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8")
+    with Engine(root) as engine:
+        with pytest.raises(errors.NimmtError, match="card 3 .* is not one of the root's"):
+            engine.solve(Position.from_text("24; 9, 14, 16, 24; 3 10, 1 11"))
+    big = Position.from_text("24; 3 10, 7, 12 15 18, 21; 1 2 4 9 13 16, 5 6 8 11 14 17")
+    with pytest.raises(errors.SearchLimitError, match="no bounds proven yet") as stopped:
+        solve(big, Limit(nodes=5))
+    assert stopped.value.bounds == (None, None)
+
+
+def test_position_create_takes_tuples_and_numpy_arrays():
+    position = Position.create(np.array([[3], [7], [12], [21]]), [np.array([1, 2, 4]), (5, 6, 8)],
+                               np.zeros(2, dtype=int), deck=24)
+    assert position == Position.from_text("24; 3, 7, 12, 21; 1 2 4, 5 6 8; 0 0")
+    assert all(type(c) is int for hand in position.hands for c in hand)

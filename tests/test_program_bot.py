@@ -296,7 +296,7 @@ def test_an_illegal_move_of_a_bot_of_one_s_own_names_it():
         def choose_card(self, view):
             return 0
 
-    with pytest.raises(IllegalMoveError, match=r"^zero \(seat 1\) played 0"):
+    with pytest.raises(IllegalMoveError, match=r"^zero \(player 1\) played 0"):
         run_tournament(GameConfig(players=3), [("zero", lambda seed: Zero()), "random"],
                        games=2, seed=1)
 

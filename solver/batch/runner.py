@@ -17,7 +17,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional
 from .. import errors
 from ..core.jsontext import parse_json
 from ..core.position import Position
-from ..exact.engine import UNBOUNDED, Engine, check_solvable
+from ..exact.engine import Engine, check_solvable
 from ..exact.solution import RowChoice
 from ..limits import Limit
 from .memory import TablePlan
@@ -121,8 +121,7 @@ def solve_task(task: Task, options: BatchOptions,
             return None
         lower, upper = exc.bounds if exc.bounds else (None, None)
         record.update(status="limit", value=None,
-                      bounds={"lower": None if lower is None or lower <= -UNBOUNDED else lower,
-                              "upper": None if upper is None or upper >= UNBOUNDED else upper},
+                      bounds={"lower": lower, "upper": upper},     # None: not proven
                       stats=exc.stats.to_dict() if exc.stats is not None else None,
                       error=f"value NOT proven: {one_line(str(exc))}")
     except (errors.NimmtError, ValueError) as exc:

@@ -63,6 +63,9 @@ class Position:
     # construction -------------------------------------------------------------------------
     @classmethod
     def create(cls, rows, hands, penalties=None, deck=STANDARD_DECK, extra=None) -> "Position":
+        """From Python values: lists, tuples or numpy arrays alike (`from_dict` takes JSON's
+        lists only)."""
+        rows, hands, penalties = _plain(rows), _plain(hands), _plain(penalties)
         deck = _check_deck(deck)
         rows = _check_rows(rows, deck)
         hands = _check_hands(hands, deck)
@@ -205,6 +208,15 @@ def _check_deck(deck: Any) -> int:
         raise errors.DeckError(f"deck must be an integer in {ROWS + 1}..{STANDARD_DECK},"
                                f" got {errors.quote_json(deck)}")
     return deck
+
+
+def _plain(value: Any, depth: int = 2) -> Any:
+    """Tuples and numpy arrays (and numpy integers) as the lists and ints of JSON, `depth`
+    levels down (rows and hands hold cards: 2); deeper values are left for the checks."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, depth - 1) for v in value] if depth > 0 else value
+    tolist = getattr(value, "tolist", None)        # numpy arrays and scalars
+    return tolist() if callable(tolist) and not isinstance(value, (str, bytes)) else value
 
 
 def _check_rows(rows: Any, deck: int) -> Tuple[Row, ...]:

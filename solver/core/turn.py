@@ -4,11 +4,12 @@ Records, the exact solver's principal line and strategy graph, and the game runn
 play their turns through `apply_turn`, on the rules of `rules.play_turn`.
 """
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import errors
 from .position import MAX_PENALTY, OPTIONAL_KEYS, Position
-from .rules import cheapest_row, play_turn, row_bullheads
+from .rules import ROWS, cheapest_row, play_turn, row_bullheads
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,11 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
         raise errors.TurnFormatError(f"{where}: {len(turn.row_choices)} row choices for"
                                      f" {len(turn.cards)} cards (one a player, null where"
                                      f" none is given)")
+    for k, row in enumerate(turn.row_choices):
+        if row is not None and (isinstance(row, bool) or not isinstance(row, Integral)
+                                or not 0 <= row < ROWS):
+            raise errors.RowChoiceError(f"{where}: player {k + 1}'s row choice must be a row"
+                                        f" 0..3 or null, got {errors.quote_json(row)}")
     seen = {} if position.complete_information else _seen_cards(position)
     for k, card in enumerate(turn.cards):
         hand = position.hands[k]
@@ -80,7 +86,7 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
 
     def choose(player: int, rows: List[List[int]], card: int) -> int:
         given = turn.row_choices[player]
-        chosen[player] = cheapest_row(rows) if given is None else given
+        chosen[player] = cheapest_row(rows) if given is None else int(given)   # numpy ints
         return chosen[player]
 
     taken_rows: List[Optional[int]] = [None] * position.players

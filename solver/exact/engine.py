@@ -59,6 +59,12 @@ class RankMap:
         self.bulls = [bullheads(card) for card in live]
 
     def state(self, position: Position):
+        live = [c for h in position.hands for c in h] + [r[-1] for r in position.rows]
+        stray = [c for c in live if c not in self.rank]
+        if stray:
+            raise NimmtError(f"this engine solves its root's round: card {stray[0]} (in a"
+                             f" hand or a row end of the position) is not one of the root's"
+                             f" hands or row ends; use an Engine of this position")
         hands = [[self.rank[c] for c in h] for h in position.hands]
         rows = [(self.rank[r[-1]], len(r), row_bullheads(r)) for r in position.rows]
         return hands[0], hands[1], rows
@@ -198,6 +204,8 @@ class Engine:
         result = self.run(lambda: search.solve_root(h1, h2, rows), limit, progress)
         if search.aborted or result is None:
             lower, upper = (None, None) if result is None else (result.lower, result.upper)
+            lower = None if lower is None or lower <= -UNBOUNDED else lower
+            upper = None if upper is None or upper >= UNBOUNDED else upper
             raise SearchLimitError(limit_message(limit, lower, upper, self.interrupted),
                                    bounds=(lower, upper), stats=self.stats(),
                                    interrupted=self.interrupted)
@@ -246,6 +254,9 @@ class Engine:
         return not search.aborted
 
     def full_matrix(self, position: Position) -> np.ndarray:
+        """Every entry of the position's turn exact (one search each, sharing the table):
+        [i, j] the value when player 1 plays their i-th card and player 2 their j-th, hands
+        ascending, row choices made by their owners."""
         h1, h2, rows = self.ranks.state(position)
         matrix = np.array([[self.search.entry_value(h1, h2, rows, a, b) for b in h2]
                            for a in h1])
@@ -377,12 +388,15 @@ def strategy_dict(cards: Sequence[int], probabilities: Sequence[float]):
 
 
 def proven_bounds(lower, upper) -> Optional[str]:
-    """'value proven in [lower, upper]', or one side of it; None when neither is proven."""
-    if lower is None or (lower <= -UNBOUNDED and upper >= UNBOUNDED):
+    """'value proven in [lower, upper]', or one side of it; None when neither is proven (a
+    side that is None or beyond UNBOUNDED is not)."""
+    lower = None if lower is None or lower <= -UNBOUNDED else lower
+    upper = None if upper is None or upper >= UNBOUNDED else upper
+    if lower is None and upper is None:
         return None
-    if lower <= -UNBOUNDED:
+    if lower is None:
         return f"value proven <= {upper:.6g}"
-    if upper >= UNBOUNDED:
+    if upper is None:
         return f"value proven >= {lower:.6g}"
     return f"value proven in [{lower:.6g}, {upper:.6g}]"
 
@@ -400,7 +414,7 @@ def limit_message(limit: Limit, lower, upper, interrupted: bool = False) -> str:
     bounds = proven_bounds(lower, upper)
     if bounds is None:
         bounds = "no bounds proven yet"
-    elif lower <= -UNBOUNDED or upper >= UNBOUNDED:
+    elif proven_bounds(lower, None) is None or proven_bounds(None, upper) is None:
         bounds += " (a bound, not a value)"
     else:
         bounds += " (bounds, not a value)"

@@ -292,7 +292,7 @@ class ProgramBot(Player):
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.close()
-                raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) did not answer"
+                raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) did not answer"
                                        f" {what} within {self.seconds:g} s")
             data = os.read(fd, 65536)
             if not data:
@@ -300,7 +300,7 @@ class ProgramBot(Player):
             self._buffer += data
             if len(self._buffer) > MAX_LINE:
                 self.close()
-                raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) answered more than"
+                raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) answered more than"
                                        f" {MAX_LINE} bytes for {what}")
         line, _, self._buffer = self._buffer.partition(b"\n")
         self._check_nothing_more(view)
@@ -317,7 +317,7 @@ class ProgramBot(Player):
         else:
             extra = self._buffer.decode("utf-8", "replace").strip().splitlines()[0]
             self.close()
-            raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) wrote a line that no"
+            raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) wrote a line that no"
                                    f" question asked for: {quote(extra, 40)}")
 
     def _ended(self, view: PlayerView, when: str) -> None:
@@ -325,8 +325,8 @@ class ProgramBot(Player):
             status = self._process.wait(CLOSE_SECONDS)
         except subprocess.TimeoutExpired:      # it closed its input but runs on
             self.close()
-            raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) closed its input"
+            raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) closed its input"
                                    f" {when}") from None
         self.close()
         how = f"exit status {status}" if status >= 0 else f"killed by signal {-status}"
-        raise IllegalMoveError(f"{self.name} (seat {view.seat + 1}) ended {when} ({how})")
+        raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) ended {when} ({how})")

@@ -126,14 +126,14 @@ def _answer(player: Player, view: PlayerView, value: Any, what: str) -> int:
             return operator.index(value)
         except TypeError:
             pass
-    raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) answered"
+    raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) answered"
                            f" {errors.quote(value)} for {what}: not an integer")
 
 
 def ask_card(player: Player, view: PlayerView) -> int:
     card = _answer(player, view, player.choose_card(view), "a card")
     if card not in view.hand:
-        raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) played {card!r},"
+        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) played {card!r},"
                                f" not in its hand {list(view.hand)}")
     return card
 
@@ -141,7 +141,7 @@ def ask_card(player: Player, view: PlayerView) -> int:
 def ask_row(player: Player, view: PlayerView, card: int) -> int:
     row = _answer(player, view, player.choose_row(view, card), "a row")
     if not 0 <= row < ROWS:
-        raise IllegalMoveError(f"{player.name} (seat {view.seat + 1}) chose row {row!r}"
+        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) chose row {row!r}"
                                f" (must be 0..3)")
     return row
 
