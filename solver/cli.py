@@ -28,7 +28,7 @@ from .core.position import Position
 from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
-from .errors import EndOfInput, GameQuit, Interrupted
+from .errors import EndOfInput, GameQuit, Interrupted, plural
 from .files import check_writable, stop_name, stop_on_termination, write_text_file
 from .limits import (max_threads, MAX_GAMES, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS,
                      MAX_THRESHOLD, MAX_TT_MB, Limit)
@@ -303,7 +303,7 @@ VARIANTS = click.Choice(["standard", "10n+4"])
               help="Write this many 2-player 24-card positions, one JSON line each.")
 @click.option("--cards", type=click.IntRange(1, 10), default=10, show_default=True,
               help="With --count: cards a hand; below 10 each deal is played down by the"
-                   " rule below.")
+                   " rule above.")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="With --count: the file to write (default, or -: stdout).")
 def deal_command(players, variant, seed, output, count, cards, out):
@@ -437,11 +437,10 @@ class TerminalPlayer(Player):
     @staticmethod
     def _row_hint(view: PlayerView, card: int) -> str:
         from .advice import DEFAULT_PLAYER
-        player = (COMPLETE_INFORMATION_BOT
-                  if two_player_variant(view.config.players, view.config.deck)
-                  else DEFAULT_PLAYER)
+        complete = two_player_variant(view.config.players, view.config.deck)
+        player = COMPLETE_INFORMATION_BOT if complete else DEFAULT_PLAYER
         row = make_bot(player, 0).choose_row(view, card)
-        return f"hint: {player} would take row {row}"
+        return f"hint: {'the search player' if complete else player} would take row {row}"
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
              advise: Callable[[], str]) -> int:
@@ -550,8 +549,8 @@ def play(players, bots, variant, threshold, seed, record_file):
             records.unlock()
     if result is not None:
         winners = " and ".join(seat_names[k] for k in result.winners)
-        click.echo(f"\ngame over after {len(result.rounds)} rounds: {winners} win"
-                   f"{'s' if len(result.winners) == 1 else ''}")
+        verb = "wins" if len(result.winners) == 1 and winners != "you" else "win"
+        click.echo(f"\ngame over after {plural(len(result.rounds), 'round')}: {winners} {verb}")
     tell_kept()
 
 

@@ -49,6 +49,11 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def plural(n: int, word: str) -> str:
+    """`1 card`, `2 cards`: a count and its noun."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def quote_json(value: Any, limit: int = SHORT) -> str:
     """`value` as the JSON text it came from (true, null, ...), cut to `limit` characters.
 

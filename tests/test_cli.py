@@ -38,7 +38,7 @@ BAD_POSITIONS = [
     (with_key(hands=[[1, 2, 4], [5, 6, 7]], rows=[[3, 7], [9], [12, 15, 18], [21]]), "7"),
     (with_key(hands=[[1, 2, 4], [5, 6]]), "sizes"),
     (with_key(deck=104, hands=[list(range(30, 41)), list(range(41, 52))]), "11"),
-    (with_key(hands=[[1, 2, 4]], penalties=[0]), "1 hands"),
+    (with_key(hands=[[1, 2, 4]], penalties=[0]), "got 1 hand"),
     (with_key(deck=104, hands=[[30 + k] for k in range(11)], penalties=[0] * 11), "11 hands"),
     (with_key(penalties=[0, -1]), "-1"),
     (with_key(penalties=[2147483648, 0]), "penalty 2147483648 is more than 1,000,000"),
@@ -451,3 +451,17 @@ def test_an_output_name_ending_with_a_slash_is_refused(tmp_path):
     assert_input_error(run(["deal", "--count", "2", "--out", str(tmp_path / "new") + "/"]),
                        "ends with a slash")
     assert not (tmp_path / "new").exists()
+
+
+def test_words_a_player_reads():
+    """A hidden hand quoted in JSON is told how to write it; a mistyped bot or bot option
+    gets a suggestion; counts of one are singular."""
+    assert_input_error(run(["show", "-"], '{"deck": 24, "rows": [[3], [7], [12], [21]],'
+                                          ' "hands": [[1, 2], "?"]}'),
+                       'hand of player 2 is "?": a hidden hand is written null')
+    assert_input_error(run(["tournament", "-n", "3", "--bots", "belif", "--games", "1"]),
+                       "unknown bot 'belif' (did you mean 'belief'?")
+    assert_input_error(run(["tournament", "-n", "3", "--bots", "mcts:iteration=5"]),
+                       "(did you mean 'iterations'?")
+    out = run(["tournament", "-n", "3", "--bots", "greedy", "--games", "1", "--seed", "1"])
+    assert out.stdout.startswith("1 game, 5 rounds,")

@@ -246,20 +246,25 @@ def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
         raise errors.PlayerCountError(f"hands must be a list with one hand per player, got"
                                       f" {errors.quote_json(hands)}")
     if not MIN_PLAYERS <= len(hands) <= MAX_PLAYERS:
-        raise errors.PlayerCountError(f"there must be 2 to 10 players, got {len(hands)} hands")
+        raise errors.PlayerCountError(f"there must be 2 to 10 players, got"
+                                      f" {errors.plural(len(hands), 'hand')}")
     checked: List[Hand] = []
     for k, hand in enumerate(hands):
         if hand is None:
             checked.append(None)
             continue
+        if isinstance(hand, str) and hand.strip() in ("?", "null", "None", ""):
+            raise errors.PositionError(f"hand of player {k + 1} is {errors.quote_json(hand)}:"
+                                       f" a hidden hand is written null (no quotes) in JSON,"
+                                       f" ? in the text notation")
         cards = _card_list(hand, deck, f"hand of player {k + 1}")
         if len(cards) > HAND_SIZE:
             raise errors.HandSizeError(f"hand of player {k + 1} has {len(cards)} cards (at most 10)")
         checked.append(tuple(sorted(cards)))
     sizes = {len(h) for h in checked if h is not None}
     if len(sizes) > 1:
-        shown = [None if h is None else len(h) for h in checked]
-        raise errors.HandSizeError(f"hands have different sizes: {shown}")
+        shown = ", ".join("null" if h is None else str(len(h)) for h in checked)
+        raise errors.HandSizeError(f"hands have different sizes: [{shown}]")
     if not sizes:
         raise errors.HandSizeError("no hand is visible: the viewer's own hand must be a list")
     return tuple(checked)

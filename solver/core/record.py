@@ -10,7 +10,7 @@ would have shown it to them.
 from typing import Any, List, Optional, Sequence, Tuple
 
 from .. import errors
-from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError
+from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError, plural
 from .player import PlayerView
 from .position import READ_KEYS, Position, check_keys
 from .rules import ROWS, GameConfig
@@ -36,7 +36,8 @@ def parse_record(data: Any) -> Tuple[Position, List[Turn]]:
     if not isinstance(turns, list):
         raise TurnFormatError(f"turns must be a list, got {errors.quote_json(turns)}")
     if len(turns) > start.hand_size:
-        raise TooManyTurnsError(f"{len(turns)} turns but the hands hold {start.hand_size} cards")
+        raise TooManyTurnsError(f"{plural(len(turns), 'turn')} but the hands hold"
+                                f" {plural(start.hand_size, 'card')}")
     return start, [_parse_turn(turn, t, start.players) for t, turn in enumerate(turns)]
 
 

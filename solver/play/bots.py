@@ -37,6 +37,7 @@ import numpy as np
 from .._rules import c_play_turn
 from ..core.notation import INTEGER_TEXT
 from ..core.player import Player, PlayerView
+from ..core.position import close_key
 from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, play_turn,
                           row_bullheads, target_row)
 from ..errors import ConfigError, quote
@@ -480,7 +481,10 @@ def parse_bot_spec(spec: str):
     """'mcts:iterations=2000:seconds=1' -> ('mcts', {'iterations': 2000, 'seconds': 1.0})."""
     name, *parts = [p.strip() for p in spec.strip().split(":")]
     if name not in BOTS:
-        raise ConfigError(f"unknown bot {quote(name)} (available: {', '.join(sorted(BOTS))})")
+        close = close_key(name, sorted(BOTS))
+        hint = f"did you mean {close!r}? " if close else ""
+        raise ConfigError(f"unknown bot {quote(name)} ({hint}available:"
+                          f" {', '.join(sorted(BOTS))})")
     allowed = OPTIONS.get(name, {})
     options: Dict[str, Any] = {}
     for part in parts:
@@ -488,8 +492,10 @@ def parse_bot_spec(spec: str):
         key = key.strip()
         if not eq or key not in allowed:
             known = ", ".join(sorted(allowed)) or "none"
-            raise ConfigError(f"bad option {quote(part)} for bot {name!r} (options: {known};"
-                              f" write {name}:KEY=VALUE)")
+            close = close_key(key, sorted(allowed))
+            hint = f"did you mean {close!r}? " if close else ""
+            raise ConfigError(f"bad option {quote(part)} for bot {name!r} ({hint}options:"
+                              f" {known}; write {name}:KEY=VALUE)")
         if OPTION_NAMES.get(key, key) in options:
             raise ConfigError(f"option {key!r} given twice for bot {name!r}")
         try:

@@ -2,6 +2,7 @@
 from typing import List, Optional
 
 from ..batch.report import Report, RowChoices, Share
+from ..errors import plural
 
 BAR_WIDTH = 40          # the histogram's longest bar, in characters
 
@@ -89,5 +90,3 @@ def seconds(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"

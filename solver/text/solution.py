@@ -11,11 +11,16 @@ def format_strategy(strategy: Dict[int, float]) -> str:
 
 def format_provisional(strategies: List[Dict[int, float]], bounds: str, seconds: float) -> str:
     """The provisional answer shown while a long exact solve runs (cards played less than 1%
-    of the time left out)."""
-    shown = "; ".join(f"{player_name(k)}: {format_strategy({c: p for c, p in s.items() if p >= 0.01})}"
-                      for k, s in enumerate(strategies))
+    of the time together as "others")."""
+    def strategy(s: Dict[int, float]) -> str:
+        kept = {c: p for c, p in s.items() if p >= 0.01}
+        rest = 1.0 - sum(kept.values())
+        return format_strategy(kept) + (f", others {rest:.1%}" if rest >= 0.0005 else "")
+
+    shown = "; ".join(f"{player_name(k)}: {strategy(s)}" for k, s in enumerate(strategies))
     return (f"provisional answer after {seconds:.0f} s, NOT proven (the search player's regret"
-            f" matching): {shown}; {bounds or 'no bounds proven yet'}; the exact answer follows")
+            f" matching): {shown}; {bounds or 'no bounds proven yet'}; the exact answer when"
+            f" the proof ends")
 
 
 def format_exact_duration(cards: int, duration: str, resumable: bool) -> str:

@@ -1,10 +1,13 @@
 """The tournament's table (`nimmt tournament`), in Markdown."""
 from typing import Any, Dict
 
+from ..errors import plural
+
 
 def format_table(summary: Dict[str, Any]) -> str:
     """The tournament summary as a markdown table."""
-    lines = [f"{summary['games']} games, {summary['rounds']} rounds, {summary['players']} players,"
+    lines = [f"{plural(summary['games'], 'game')}, {plural(summary['rounds'], 'round')},"
+             f" {summary['players']} players,"
              f" deck {summary['deck']}, threshold {summary['threshold']}, seed {summary['seed']}",
              "",
              "| bot | seat-games | bullheads/round | 95% CI | mean score | win rate |",
