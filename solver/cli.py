@@ -40,7 +40,7 @@ from .play.tournament import run_tournament
 from .reading import (load_position, load_position_or_record, load_record, read_line,
                       read_lines)
 from .text.progress import ExactProgress, GamesProgress, SearchProgress
-from .text.render import describe_turn, render_position, render_row
+from .text.render import describe_turn, known_hand, render_position, render_row
 from .text.tournament import format_table
 
 
@@ -1168,7 +1168,7 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
     if graph_path is not None:
         check_graph_path(graph_path)
         check_writable(graph_path, GRAPH_FILE)
-    game = load_position(position)
+    game, deduced = load_position(position).deduced()    # the 24-card game: maybe known
     limit = Limit(nodes=max_nodes, seconds=time_limit)
     with Engine(game, tt_mb, threads=threads or 1, progress_file=progress_file) as engine:
         if engine.loaded:
@@ -1178,7 +1178,15 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
         if graph_path is not None:
             write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
-    click.echo(json_by_key(solution.to_dict()) if as_json else format_solution(solution, show_stats))
+    if as_json:
+        data = solution.to_dict()
+        if deduced is not None:
+            data["deduced"] = deduced + 1
+        click.echo(json_by_key(data))
+    else:
+        if deduced is not None:
+            click.echo(known_hand(deduced, game.hands[deduced]))
+        click.echo(format_solution(solution, show_stats))
     if engine.interrupted:
         # Ctrl-C after the proof, while the other cards' values were computed: what is
         # printed is proven, and the exit status still says the command was interrupted

@@ -9,8 +9,8 @@ import pytest
 from solver.exact import Engine, solve
 from solver.exact.graph import strategy_graph, to_dot
 from solver.core.position import Position
-from tests.support import (assert_equilibrium, error_line, load_position_file, run, spec_position,
-                           spec_solution, strategy_vector)
+from tests.support import (assert_equilibrium, assert_input_error, error_line, load_position_file,
+                           run, spec_position, spec_solution, strategy_vector)
 
 WORKED_EXAMPLE = spec_position(load_position_file("spec_worked_example.json"))
 WORKED_SOLUTION = spec_solution(load_position_file("spec_worked_example.json"))
@@ -340,6 +340,21 @@ def test_best_knows_a_hidden_hand_of_the_24_card_game(seat):
     text = run(["best", "-"], json.dumps(data)).stdout
     hidden = "player 2's hand" if seat == 0 else "player 1's hand"
     assert text.startswith(f"{hidden}, hidden, is known") and "value -4 for player 1" in text
+
+
+def test_solve_knows_a_hidden_hand_of_the_24_card_game_too():
+    data = json.loads(json.dumps(SPEC_SEEN_BY_1))
+    data["hands"] = [[1, 2, 4], None]
+    result = run(["solve", "-", "--json"], json.dumps(data))
+    assert result.exit_code == 0, result.stderr
+    solution = json.loads(result.stdout)
+    assert solution["value"] == -4.0 and solution["deduced"] == 2
+    assert run(["solve", "-"], json.dumps(data)).stdout.startswith(
+        "player 2's hand, hidden, is known: every card of the 2-player 24-card game is dealt"
+        " (5 6 8)")
+    del data["played"]
+    assert_input_error(run(["solve", "-"], json.dumps(data)),
+                       "hand of player 2 is unseen (nimmt best advises on a hidden hand")
 
 
 def test_a_known_hidden_hand_refuses_search_options_saying_why():

@@ -43,7 +43,10 @@ def check_solvable(position: Position) -> None:
         raise NotSolvableError(f"the exact solver needs exactly 2 players, got {position.players}")
     for k, hand in enumerate(position.hands):
         if hand is None:
-            raise NotSolvableError(f"the exact solver needs both hands; hand of player {k + 1} is unseen")
+            raise NotSolvableError(f"the exact solver needs both hands; hand of player {k + 1}"
+                                   f" is unseen (nimmt best advises on a hidden hand; in the"
+                                   f" 24-card game, the cards out of play as played make it"
+                                   f" known)")
 
 
 class RankMap:

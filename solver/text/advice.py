@@ -3,7 +3,7 @@ import math
 from typing import List, Sequence
 
 from ..advice import SAME_VALUE
-from .render import player_name
+from .render import known_hand, player_name
 
 
 def percent(p: float) -> str:
@@ -54,8 +54,7 @@ def format_advice(advice: dict) -> str:
     if advice.get("deduced"):
         k = advice["deduced"] - 1
         hand = next(p for p in advice["players"] if p["player"] == k + 1)["cards"]
-        lines.append(f"{player_name(k)}'s hand, hidden, is known: every card of the 2-player"
-                     f" 24-card game is dealt ({' '.join(str(c['card']) for c in hand)})")
+        lines.append(known_hand(k, [c["card"] for c in hand]))
     lines += [f"value {advice['value']:.4g} for player 1 (player 2's bullheads minus player"
               " 1's, from now to the end of the round)"]
     for player in advice["players"]:

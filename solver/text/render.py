@@ -61,6 +61,12 @@ def _per_seat(values: Sequence[int], names: Optional[Sequence[str]]) -> str:
     return ", ".join(f"{label} {v}" for label, v in zip(labels, values))
 
 
+def known_hand(k: int, cards) -> str:
+    """The line that says a hidden hand of the 24-card game was filled in."""
+    return (f"{player_name(k)}'s hand, hidden, is known: every card of the 2-player 24-card"
+            f" game is dealt ({' '.join(str(c) for c in cards)})")
+
+
 def player_name(k: int) -> str:
     """The name of seat `k` (0-based) for people: players are numbered 1..N (rows 0..3, as
     in the JSON formats)."""
