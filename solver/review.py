@@ -288,10 +288,17 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     if seat is not None:
         data = dict(data, hands=[list(hand) for hand in known.hands])
         start, outcomes = replay_steps(data)
-    hidden = [k + 1 for k, hand in enumerate(start.hands) if hand is None]
+    hidden = [k for k, hand in enumerate(start.hands) if hand is None]
+    if hidden and len(outcomes) == start.hand_size:
+        # a whole round shows every card of every hand: a hidden one is the cards it played
+        data = dict(data, hands=[sorted(o.turn.cards[k] for o in outcomes) if hand is None
+                                 else list(hand) for k, hand in enumerate(start.hands)])
+        start, outcomes = replay_steps(data)
+        hidden = []
     if hidden:
         raise errors.RecordError(f"a review needs every hand (it judges each player's cards):"
-                                 f" player {hidden[0]}'s is hidden in the record")
+                                 f" player {hidden[0] + 1}'s is hidden in the record, which"
+                                 f" stops after {len(outcomes)} of {start.hand_size} turns")
     progress = progress or ReviewEvents()
     exact = exact_game(start)
     seen = set(start.played) | {c for row in start.rows for c in row}

@@ -182,6 +182,15 @@ FOUR_PLAYERS = {        # 104 cards, 4 players, 3 cards a hand: hidden hands in 
 }
 
 
+def test_a_whole_round_s_hidden_hands_are_the_cards_they_played():
+    whole = dict(FOUR_PLAYERS, turns=FOUR_PLAYERS["turns"] + [{"cards": [7, 95, 38, 101]}])
+    hidden = dict(whole, hands=[whole["hands"][0], None, None, None])
+    seen = review_record(hidden, iterations=2000, seed=3)
+    assert seen.start.hands == review_record(whole, iterations=2000, seed=3).start.hands
+    assert [p.loss for t in seen.turns for p in t.plays] == \
+        [p.loss for t in review_record(whole, iterations=2000, seed=3).turns for p in t.plays]
+
+
 def test_hidden_hands_are_estimated_by_the_network_search_on_common_worlds():
     """Each card's estimate is its mean over the reviewer's worlds, from the player's view of
     the round (record_view), seeded by the seed, turn and player; the loss is the played
@@ -266,7 +275,9 @@ def test_a_record_without_turns():
     (json.dumps({k: v for k, v in FIVE_CARDS.items() if k != "turns"}), ["turns"]),
     (json.dumps(dict(FIVE_CARDS, turns=[{"cards": [24, 11]}, {"cards": [24, 13]}])),
      ["turn 2", "24"]),
-    (json.dumps(dict(FIVE_CARDS, hands=[[5, 7, 9, 18, 24], None])), ["hidden"]),
+    (json.dumps(dict(FIVE_CARDS, hands=[[5, 7, 9, 18, 24], None],
+                     turns=FIVE_CARDS["turns"][:3])),
+     ["player 2's is hidden", "stops after 3 of 5 turns"]),
 ])
 def test_bad_records_exit_2_with_one_line(record, words):
     line = error_line(run(["review", "-"], stdin=record), 2)
