@@ -24,7 +24,7 @@ from . import errors
 from .batch.deals import DEAL_FILE, MAX_COUNT, deal_positions
 from .core.player import Player, PlayerView
 from .core.notation import INTEGER_TEXT
-from .core.position import Position
+from .core.position import OPTIONAL_KEYS, Position
 from .core.record import position_after, replay_steps
 from .core.rules import GameConfig, two_player_variant, variant_deck
 from .core.turn import TurnOutcome
@@ -275,7 +275,12 @@ def show(position, output):
     Example:
       echo '24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8' | nimmt show -
     """
-    click.echo(format_position(load_position(position), output))
+    game = load_position(position)
+    lost = [key for key in OPTIONAL_KEYS if key in game.extra]
+    if output == "text" and lost:
+        click.echo(f"note: the text notation has no {', '.join(lost)}: left out (--as json"
+                   f" keeps them)", err=True)
+    click.echo(format_position(game, output))
 
 
 def format_position(position: Position, output: str) -> str:

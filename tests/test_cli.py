@@ -465,3 +465,13 @@ def test_words_a_player_reads():
                        "(did you mean 'iterations'?")
     out = run(["tournament", "-n", "3", "--bots", "greedy", "--games", "1", "--seed", "1"])
     assert out.stdout.startswith("1 game, 5 rounds,")
+
+
+def test_show_displays_what_the_position_holds_and_says_what_text_leaves_out():
+    data = json.dumps({"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]],
+                       "hands": [[1, 2, 4], None], "played": [9, 11, 13], "scores": [12, 40]})
+    table = run(["show", "-", "--as", "table"], data).stdout
+    assert "out of play 9 11 13" in table and "scores    P1 12, P2 40" in table
+    text = run(["show", "-", "--as", "text"], data)
+    assert text.stdout.strip() == "24; 3 10, 7, 12 15 18, 21; 1 2 4, ?; 0 0"
+    assert "the text notation has no played, scores: left out" in text.stderr

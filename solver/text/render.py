@@ -50,7 +50,11 @@ def render_position(position: Position, you: Optional[int] = None,
     lines += [render_row(i, row) for i, row in enumerate(position.rows)]
     lines += ["", "hands"]
     lines += [render_hand(k, hand, size, you, names) for k, hand in enumerate(position.hands)]
+    if position.played:
+        lines += ["", "out of play " + " ".join(map(str, sorted(position.played)))]
     lines += ["", "penalties " + _per_seat(position.penalties, names)]
+    if scores is None:
+        scores = position.extra.get("scores")       # a position's own, when it has them
     if scores is not None:
         lines.append("scores    " + _per_seat(scores, names))
     return "\n".join(lines)
