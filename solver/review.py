@@ -160,7 +160,8 @@ class TurnReview:
 @dataclass(frozen=True)
 class PlayerTotal:
     player: int
-    loss: float                   # every turn whose loss is known
+    loss: Optional[float]         # every turn whose loss is known; None when exact and
+                                  # estimated turns mix (a value's loss and one's own bullheads)
     exact_loss: float
     estimated_loss: float
     estimated_interval: Tuple[Optional[float], Optional[float]]   # sums of the intervals
@@ -243,8 +244,9 @@ def player_total(turns: Sequence[TurnReview], k: int) -> PlayerTotal:
     for p in exact + estimated:
         if p.mark is not None:
             marks[p.mark] += 1
-    return PlayerTotal(k, exact_loss + estimated_loss, exact_loss, estimated_loss, (low, high),
-                       len(exact), len(estimated), marks)
+    mixed = bool(exact) and bool(estimated)
+    return PlayerTotal(k, None if mixed else exact_loss + estimated_loss, exact_loss,
+                       estimated_loss, (low, high), len(exact), len(estimated), marks)
 
 
 class ReviewEvents:

@@ -2,12 +2,14 @@
 marks, totals, the fallback to the search player, 3 players, bad records."""
 import io
 import json
+import re
 
 import pytest
 
 from solver.review import (Mark, Method, Why, BLUNDER_FROM, MISTAKE_FROM, mark_of,
                            review_record)
 from solver.text.progress import ReviewProgress
+from solver.text.review import format_review
 from tests.reference_solver import reference_solution, row_choice_values
 from tests.support import POSITIONS_DIR, assert_equilibrium, error_line, run, strategy_vector
 
@@ -137,6 +139,13 @@ def test_stopped_solve_falls_back_to_the_search():
     data = review.to_dict()
     assert data["turns"][0]["method"] == "estimated" and data["turns"][0]["why"] == "stopped"
     assert data["turns"][-1]["method"] == "exact"
+    # a value's loss and one's own bullheads are not summed
+    for total in data["totals"]:
+        assert total["loss"] is None and total["exact_turns"] and total["estimated_turns"]
+    text = format_review(review)
+    assert re.search(r"player 1 gave away [\d.]+ in \d+ exact turns? \(of the value: the other's"
+                     r" bullheads minus one's own\) and [\d.]+ .* in \d+ estimated turns? \(of"
+                     r" their own bullheads\)", text), text
 
 
 def test_large_hands_are_not_tried_under_a_short_limit():

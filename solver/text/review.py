@@ -173,6 +173,10 @@ def format_total(total: PlayerTotal) -> str:
                      f" in {total.estimated_turns} estimated"
                      f" turn{'s' if total.estimated_turns != 1 else ''}")
     marks = ", ".join(f"{n} {mark_name(mark, n)}" for mark, n in total.marks.items() if n)
+    if total.loss is None:          # not one measure: the value's loss, one's own bullheads
+        return (f"{player_name(total.player)} gave away {parts[0]} (of the value: the other's"
+                f" bullheads minus one's own) and {parts[1]} (of their own bullheads):"
+                f" {marks}")
     return (f"{player_name(total.player)} gave away {total.loss:.2f} bullheads"
             f" ({'; '.join(parts)}): {marks}")
 
