@@ -362,15 +362,23 @@ round_option = click.option(
 @main.command()
 @click.argument("record")
 @click.option("--json", "as_json", is_flag=True, help="Print only the final position as JSON.")
+@click.option("--turns", "turns", type=click.IntRange(0, 10), default=None, metavar="N",
+              help="Replay only the first N turns: the position after turn N (0: the start).")
 @round_option
-def replay(record, as_json, round_number):
+def replay(record, as_json, turns, round_number):
     """Replay a game RECORD (docs/formats.md; a file, or - for stdin).
 
     Prints each turn and the final position; --json prints the final position (penalties
     taken since the start added to the starting ones). A file of several rounds (one a
-    line) needs --round N.
+    line) needs --round N. --turns N stops after turn N: `nimmt replay R --turns 3 --json |
+    nimmt best -` asks what to play at turn 4.
     """
     start, outcomes = replay_steps(load_record(record, round_number))
+    if turns is not None:
+        if turns > len(outcomes):
+            raise errors.NimmtError(f"--turns {turns}: the record has"
+                                    f" {errors.plural(len(outcomes), 'turn')}")
+        outcomes = outcomes[:turns]
     final = position_after(start, outcomes)
     if as_json:
         click.echo(final.to_json())

@@ -7,7 +7,8 @@ import pytest
 from solver.core.position import Position
 from solver.core.record import replay
 from solver.core.rules import row_bullheads
-from tests.support import RECORD_EXAMPLE, assert_input_error, load_position_file, run, spec_position
+from tests.support import (POSITIONS_DIR, RECORD_EXAMPLE, assert_input_error, load_position_file,
+                           run, spec_position)
 
 GOOD = spec_position(load_position_file("spec_exchange_example.json"))
 RECORD = RECORD_EXAMPLE
@@ -475,3 +476,14 @@ def test_show_displays_what_the_position_holds_and_says_what_text_leaves_out():
     text = run(["show", "-", "--as", "text"], data)
     assert text.stdout.strip() == "24; 3 10, 7, 12 15 18, 21; 1 2 4, ?; 0 0"
     assert "the text notation has no played, scores: left out" in text.stderr
+
+
+def test_replay_stops_after_the_turns_asked():
+    record = str(POSITIONS_DIR / "records" / "six_turns.json")
+    two = run(["replay", record, "--turns", "2"]).stdout
+    assert "turn 2:" in two and "turn 3:" not in two
+    after = json.loads(run(["replay", record, "--turns", "2", "--json"]).stdout)
+    assert len(after["hands"][0]) == 8
+    assert run(["replay", record, "--turns", "0", "--json"]).stdout.startswith('{"deck": 24')
+    assert_input_error(run(["replay", record, "--turns", "9"]),
+                       "--turns 9: the record has 6 turns")
