@@ -311,7 +311,9 @@ VARIANTS = click.Choice(["standard", "10n+4"])
                    " rule above.")
 @click.option("--out", "out", default=None, metavar="FILE",
               help="With --count: the file to write (default, or -: stdout).")
-def deal_command(players, variant, seed, output, count, cards, out):
+@click.option("--viewer", type=click.IntRange(1, 10), default=None, metavar="K",
+              help="Hide every hand but player K's (the position as K sees it, for best).")
+def deal_command(players, variant, seed, output, count, cards, out, viewer):
     """Print a random deal as a position (JSON by default).
 
     With --count K: K positions of the 2-player 24-card game, one JSON position a line, for
@@ -323,6 +325,7 @@ def deal_command(players, variant, seed, output, count, cards, out):
     \b
     Examples:
       nimmt deal --players 2 --variant 10n+4 --seed 7
+      nimmt deal --players 4 --seed 7 --viewer 1 | nimmt best -
       nimmt deal --count 100 --seed 1 --cards 6 --out six.jsonl
     """
     if count is None:
@@ -333,8 +336,17 @@ def deal_command(players, variant, seed, output, count, cards, out):
         if players is None:
             raise click.UsageError("Missing option '--players' / '-n'.")
         position = deal(GameConfig.named(players, variant or "standard"), random.Random(seed))
+        if viewer is not None:
+            if viewer > players:
+                raise errors.NimmtError(f"--viewer {viewer}: the deal has {players} players")
+            hands = [list(h) if k == viewer - 1 else None for k, h in enumerate(position.hands)]
+            position = Position.create([list(r) for r in position.rows], hands,
+                                       list(position.penalties), position.deck,
+                                       {"viewer": viewer})
         click.echo(format_position(position, output))
         return
+    if viewer is not None:
+        raise errors.NimmtError("--viewer deals one position, not with --count")
     if players not in (None, 2) or variant == "standard" or output != "json":
         raise errors.NimmtError("--count deals the 2-player 24-card game as JSON lines: no"
                                 " --players but 2, --variant but 10n+4, --as but json")

@@ -487,3 +487,12 @@ def test_replay_stops_after_the_turns_asked():
     assert run(["replay", record, "--turns", "0", "--json"]).stdout.startswith('{"deck": 24')
     assert_input_error(run(["replay", record, "--turns", "9"]),
                        "--turns 9: the record has 6 turns")
+
+
+def test_deal_as_one_player_sees_it():
+    seen = json.loads(run(["deal", "-n", "4", "--seed", "7", "--viewer", "2"]).stdout)
+    whole = json.loads(run(["deal", "-n", "4", "--seed", "7"]).stdout)
+    assert seen["viewer"] == 2 and seen["hands"][1] == whole["hands"][1]
+    assert [h is None for h in seen["hands"]] == [True, False, True, True]
+    assert_input_error(run(["deal", "-n", "2", "--viewer", "3"]), "the deal has 2 players")
+    assert_input_error(run(["deal", "--count", "2", "--viewer", "1"]), "not with --count")
