@@ -19,8 +19,11 @@ something. For each reviewer:
 
 - `best - played`: the true cost of the reviewer's best card minus that of the card the
   table's bot played (negative: its advice would have saved bullheads), with a 95% interval;
-- `est loss`, `true loss`: the mean loss the reviewer gives the card played (its estimate
-  minus its lowest), and the true cost of the card played minus that of the reviewer's best;
+- `est loss`, `plain est loss`, `true loss`: the mean loss `nimmt review` gives the card
+  played (a network search's: each half of the worlds scoring the other half's best card,
+  `review.split_loss`; the search player's: its estimate minus its lowest), that plain
+  difference for every reviewer, and the true cost of the card played minus that of the
+  reviewer's best;
 - `corr`, `rmse`: each decision's estimates and true costs, both centred on their hand's mean,
   pooled over decisions.
 
@@ -51,7 +54,8 @@ from solver.mcts import analyse  # noqa: E402
 from solver.mcts.player import derive_seed  # noqa: E402
 from solver.play.bots import make_bot  # noqa: E402
 from solver.play.runner import play_round  # noqa: E402
-from solver.review import SEARCH_PLAYER, check_reviewer, view_of  # noqa: E402
+from solver.exact.solution import LOSS_TOLERANCE  # noqa: E402
+from solver.review import SEARCH_PLAYER, check_reviewer, split_loss, view_of  # noqa: E402
 
 DETERMINISTIC = ("net",)          # bots whose card depends on their view alone
 
@@ -86,17 +90,22 @@ def finish(config: GameConfig, table: str, start: Position, before: Sequence[Tur
 
 
 def estimates(reviewer: str, start: Position, before: Sequence[TurnOutcome],
-              position: Position, seat: int, played_cards: Sequence[int], iterations: int,
-              seed: int) -> Dict[int, float]:
-    """Each card's expected bullheads as `nimmt review` estimates them."""
+              position: Position, seat: int, played_cards: Sequence[int], played: int,
+              iterations: int, seed: int) -> Tuple[Dict[int, float], Optional[float]]:
+    """Each card's expected bullheads as `nimmt review` estimates them, and the loss it gives
+    the card `played` (None: the plain difference to the lowest, the search player's)."""
     if reviewer == SEARCH_PLAYER:
         hidden = view_of(position, seat, played_cards, False)
         result = analyse(hidden, Limit(iterations=iterations), seed, viewer=seat)
-        return {e.card: e.mean for e in result.cards if e.visits}
+        return {e.card: e.mean for e in result.cards if e.visits}, None
     bot = make_bot(reviewer, seed)
-    totals, _ = card_totals(bot.net, record_view(start, before, seat), bot.options, bot.rng,
-                            bot.others_net)
-    return dict(zip(sorted(position.hands[seat]), totals.mean(axis=0).tolist()))
+    totals, samples = card_totals(bot.net, record_view(start, before, seat), bot.options,
+                                  bot.rng, bot.others_net)
+    hand = sorted(position.hands[seat])
+    means = dict(zip(hand, totals.mean(axis=0).tolist()))
+    if means[played] - min(means.values()) <= LOSS_TOLERANCE:
+        return means, 0.0
+    return means, split_loss(totals, hand.index(played), samples)[0]
 
 
 def lowest(estimate: Dict[int, float]) -> int:
@@ -125,10 +134,12 @@ def decisions(args, reviewers: List[str]) -> List[dict]:
                                                   k, c, theirs, derive_seed(seed, "truth", i))
                                            for i in range(args.rollouts)]))
                          for c in position.hands[k]}
+                found = [estimates(rv, start, before, position, k, played_cards,
+                                   outcome.turn.cards[k], args.iterations, seed)
+                         for rv in reviewers]
                 out.append({"played": outcome.turn.cards[k], "truth": truth,
-                            "estimates": [estimates(rv, start, before, position, k,
-                                                    played_cards, args.iterations, seed)
-                                          for rv in reviewers]})
+                            "estimates": [e for e, _ in found],
+                            "losses": [loss for _, loss in found]})
             seen.update(outcome.turn.cards)
             position = outcome.position
         print(f"round {r}: {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
@@ -143,13 +154,16 @@ def interval(values: Sequence[float]) -> str:
 def summary(found: List[dict], reviewers: List[str]) -> str:
     rows = []
     for i, reviewer in enumerate(reviewers):
-        gain, est_loss, true_loss, centred_e, centred_t = [], [], [], [], []
+        gain, est_loss, plain_loss, true_loss, centred_e, centred_t = [], [], [], [], [], []
         for d in found:
             e, truth = d["estimates"][i], d["truth"]
             best = lowest(e)
             gain.append(truth[best] - truth[d["played"]])
             if d["played"] in e:
-                est_loss.append(e[d["played"]] - e[best])
+                plain = e[d["played"]] - e[best]
+                loss = d["losses"][i]
+                plain_loss.append(plain)
+                est_loss.append(plain if loss is None else loss)
                 true_loss.append(truth[d["played"]] - truth[best])
             cards = list(e)
             ev = np.array([e[c] for c in cards])
@@ -158,10 +172,11 @@ def summary(found: List[dict], reviewers: List[str]) -> str:
             centred_t.extend(tv - tv.mean())
         ce, ct = np.array(centred_e), np.array(centred_t)
         rows.append([reviewer, str(len(found)), interval(gain), f"{np.mean(est_loss):.2f}",
-                     f"{np.mean(true_loss):+.2f}", f"{np.corrcoef(ce, ct)[0, 1]:.3f}",
+                     f"{np.mean(plain_loss):.2f}", f"{np.mean(true_loss):+.2f}",
+                     f"{np.corrcoef(ce, ct)[0, 1]:.3f}",
                      f"{math.sqrt(np.mean((ce - ct) ** 2)):.2f}"])
     lines = [markdown_table(["reviewer", "decisions", "best - played", "est loss",
-                             "true loss", "corr", "rmse"], rows)]
+                             "plain est loss", "true loss", "corr", "rmse"], rows)]
     if len(reviewers) == 2:
         diff = [d["truth"][lowest(d["estimates"][0])] - d["truth"][lowest(d["estimates"][1])]
                 for d in found]

@@ -65,9 +65,13 @@ SEARCH_PLAYER = "mcts"
 class Mark(Enum):
     FORCED = "forced"            # one card left and no row to choose
     BEST = "best"                # loses nothing (up to 1e-9)
+    GOOD = "good"                # estimated: a loss whose 95% interval holds nothing lost
     INACCURACY = "inaccuracy"    # loses less than MISTAKE_FROM
     MISTAKE = "mistake"          # loses less than BLUNDER_FROM
     BLUNDER = "blunder"          # loses BLUNDER_FROM or more
+
+
+LOSSES = (Mark.INACCURACY, Mark.MISTAKE, Mark.BLUNDER)
 
 
 class Method(Enum):
@@ -132,7 +136,12 @@ class PlayReview:
 
     @property
     def mark(self) -> Optional[Mark]:
-        return mark_of(self.loss, self.forced and not self.row_loss)
+        mark = mark_of(self.loss, self.forced and not self.row_loss)
+        interval = self.loss_interval
+        if mark in LOSSES and interval is not None and (interval[0] is None
+                                                         or interval[0] <= LOSS_TOLERANCE):
+            return Mark.GOOD        # the estimate cannot tell it from the best card
+        return mark
 
 
 @dataclass(frozen=True)
@@ -516,13 +525,11 @@ def network_turn(t: int, position: Position, start: Position, before: Sequence[T
         means = totals.mean(axis=0)
         best = int(np.argmin(means))                 # the lower card of equal means
         mine = hand.index(card)
-        loss = float(means[mine] - means[best])
         best_cards = tuple(c for c, m in zip(hand, means) if m - means[best] <= LOSS_TOLERANCE)
         if card in best_cards:
             loss, interval = 0.0, (0.0, 0.0)
         else:
-            half = 1.96 * float((totals[:, mine] - totals[:, best]).std()) / math.sqrt(samples)
-            interval = (loss - half, loss + half)
+            loss, interval = split_loss(totals, mine, samples)
         rows = {} if row is None else estimated_row_review(
             view_of(position, k, played, False), k, outcome.turn.cards, row, iterations,
             derive_seed(seed, t, k, "row"))
@@ -531,6 +538,24 @@ def network_turn(t: int, position: Position, start: Position, before: Sequence[T
                                 **rows))
     return TurnReview(t, position, Method.ESTIMATED, tuple(plays), 0.0, why=Why.GAME,
                       worlds=worlds)
+
+
+def split_loss(totals: np.ndarray, mine: int, samples: float
+               ) -> Tuple[float, Tuple[float, float]]:
+    """Card `mine`'s loss over the worlds `totals` ([worlds, cards]) and its 95% interval,
+    each half of the worlds scoring the best card of the other half: the plain difference
+    to the lowest mean is biased high (the noise that makes a card look best is counted
+    against the play). At least 0; `samples`: what the worlds are worth as independent
+    draws."""
+    halves = totals[0::2], totals[1::2]
+    diffs = []
+    for pick, score in ((halves[0], halves[1]), (halves[1], halves[0])):
+        best = int(np.argmin(pick.mean(axis=0)))
+        diffs.append(score[:, mine] - score[:, best])
+    d = np.concatenate(diffs)
+    loss = float(d.mean())
+    half = 1.96 * float(d.std()) / math.sqrt(samples)
+    return max(0.0, loss), (loss - half, loss + half)
 
 
 def estimated_loss(mine: CardEstimate, best: CardEstimate):

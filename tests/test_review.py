@@ -4,6 +4,7 @@ import io
 import json
 import re
 
+import numpy as np
 import pytest
 
 from solver.review import (Mark, Method, Why, BLUNDER_FROM, MISTAKE_FROM, mark_of,
@@ -89,6 +90,18 @@ def test_mark_thresholds():
     assert mark_of(MISTAKE_FROM) is Mark.MISTAKE
     assert mark_of(BLUNDER_FROM) is Mark.BLUNDER
     assert mark_of(None) is None
+
+
+def test_an_estimated_loss_whose_interval_holds_zero_is_good():
+    from solver.review import PlayReview
+
+    def play(loss, interval):
+        return PlayReview(0, 5, (7,), loss, interval)
+    assert play(2.5, (-0.1, 5.1)).mark is Mark.GOOD
+    assert play(0.3, (None, 0.6)).mark is Mark.GOOD
+    assert play(2.5, (0.2, 4.8)).mark is Mark.BLUNDER
+    assert play(0.0, (0.0, 0.0)).mark is Mark.BEST
+    assert play(2.5, None).mark is Mark.BLUNDER            # exact: no interval
 
 
 def test_totals_are_the_sums(five_review):
@@ -202,8 +215,9 @@ def test_a_whole_round_s_hidden_hands_are_the_cards_they_played():
 
 def test_hidden_hands_are_estimated_by_the_network_search_on_common_worlds():
     """Each card's estimate is its mean over the reviewer's worlds, from the player's view of
-    the round (record_view), seeded by the seed, turn and player; the loss is the played
-    card's mean less the lowest, its interval that of the difference world by world."""
+    the round (record_view), seeded by the seed, turn and player; the loss of a card not best
+    is its difference to the best card of the other half of the worlds, each half in turn,
+    its interval that of the difference world by world."""
     import math
 
     from solver.core.record import record_view, replay_steps
@@ -229,10 +243,13 @@ def test_hidden_hands_are_estimated_by_the_network_search_on_common_worlds():
             if play.card in play.best_cards:
                 assert play.card_loss == 0.0 and play.card_interval == (0.0, 0.0)
                 continue
-            diff = totals[:, mine] - totals[:, best]
-            half = 1.96 * diff.std() / math.sqrt(samples)
-            assert play.card_loss == pytest.approx(diff.mean())
-            assert play.card_interval == pytest.approx((diff.mean() - half, diff.mean() + half))
+            # each half of the worlds scores the card against the other half's best card
+            even, odd = totals[0::2], totals[1::2]
+            diff = list(odd[:, mine] - odd[:, even.mean(axis=0).argmin()]) \
+                + list(even[:, mine] - even[:, odd.mean(axis=0).argmin()])
+            mean, half = np.mean(diff), 1.96 * np.std(diff) / math.sqrt(samples)
+            assert play.card_loss == pytest.approx(max(0.0, mean))
+            assert play.card_interval == pytest.approx((mean - half, mean + half))
     data = review.to_dict()
     assert data["reviewer"] == REVIEWER and data["turns"][0]["worlds"] == 64
     searched = review_record(FOUR_PLAYERS, iterations=2000, seed=3, reviewer="mcts")

@@ -11,8 +11,13 @@ WIDTH = 92
 EXACT_LOSS = ("Exact turns: against the opponent's equilibrium strategy (value: player 2's"
               " bullheads minus player 1's to the end of the round, under the equilibrium).")
 ESTIMATED_LOSS = ("Estimated turns: the card's expected bullheads to the end of the round minus"
-                  " the lowest expected, by {who}.")
-MARKS_LINE = (f"marks: best (loses nothing), inaccuracy (less than {MISTAKE_FROM:g}), mistake"
+                  " the lowest expected, by the search player.")
+NETWORK_LOSS = ("Estimated turns: the card's expected bullheads to the end of the round minus"
+                " the best card's, by {who}, each half of its worlds scoring the best card of"
+                " the other half (the noise that makes a card look best is not counted against"
+                " the play).")
+MARKS_LINE = (f"marks: best (loses nothing), good (estimated, its interval holds 0: not told"
+              f" apart from the best), inaccuracy (less than {MISTAKE_FROM:g}), mistake"
               f" (less than {BLUNDER_FROM:g}), blunder ({BLUNDER_FROM:g} or more), forced"
               " (one card, no row to choose)")
 HEADERS = ["turn", "cards", "method", "value", "player", "card", "best", "row", "best rows",
@@ -35,7 +40,8 @@ def format_review(review: Review) -> str:
     methods = {turn.method for turn in turns}
     loss = " ".join(["loss: the bullheads a play gives away."]
                     + [EXACT_LOSS] * (Method.EXACT in methods)
-                    + [ESTIMATED_LOSS.format(who=estimator(review))]
+                    + [ESTIMATED_LOSS if review.reviewer == SEARCH_PLAYER
+                       else NETWORK_LOSS.format(who=estimator(review))]
                     * (Method.ESTIMATED in methods))
     lines += textwrap.wrap(loss, WIDTH) + textwrap.wrap(MARKS_LINE, WIDTH) + [""]
     lines += table([cells for turn in turns for cells in turn_cells(turn)])
