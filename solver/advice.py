@@ -200,6 +200,48 @@ def hidden_advice(position: Position, limit: Optional[Limit] = None, seed: int =
     return advice
 
 
+def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAULT_PLAYER,
+                      seed: int = 0, view: Optional[PlayerView] = None) -> dict:
+    """The row the viewer should take when this turn's cards, `revealed` (one a seat), show
+    its card lower than every row end: `spec`'s bot's choice (any bot: `belief` weighs
+    the rows with its network, `mcts` plays them out) from the viewer's view (`view`, a
+    record's, or `position_view`) with the turn's cards revealed."""
+    from dataclasses import replace
+
+    from .core.rules import cheapest_row, target_row
+    from .play.bots import make_bot
+    viewer = position.viewer_seat
+    if len(revealed) != position.players:
+        raise ConfigError(f"--revealed: {len(revealed)} cards for {position.players} players"
+                          f" (this turn's cards, one a player, in seat order)")
+    card = revealed[viewer]
+    hand = position.hands[viewer]
+    if card not in hand:
+        raise ConfigError(f"--revealed: player {viewer + 1}'s card {card} is not in their"
+                          f" hand {list(hand)}")
+    if target_row(position.rows, card) is not None or card != min(revealed):
+        raise ConfigError(f"--revealed: player {viewer + 1}'s {card} is not lower than every"
+                          f" row end and every other card of the turn: it takes no row by"
+                          f" choice")
+    seen = set(position.played) | {c for row in position.rows for c in row} | set(hand)
+    stray = [c for k, c in enumerate(revealed) if k != viewer and (c in seen or not
+                                                                  1 <= c <= position.deck)]
+    if stray:
+        raise ConfigError(f"--revealed: the others' cards must be cards never seen, and"
+                          f" {stray[0]} is seen (on the rows, in your hand or played) or"
+                          f" outside 1..{position.deck}")
+    if len(set(revealed)) != len(revealed):
+        raise ConfigError("--revealed: a card is given twice")
+    base = view or position_view(position, viewer)
+    asked = replace(base, hand=tuple(c for c in base.hand if c != card),
+                    revealed=tuple(revealed))
+    row = make_bot(spec, seed).choose_row(asked, card)
+    bulls = [row_bullheads(r) for r in position.rows]
+    return {"position": position.to_text(), "method": "row", "player": spec,
+            "viewer": viewer + 1, "card": card, "revealed": list(revealed), "row": row,
+            "row_bullheads": bulls, "cheapest_row": cheapest_row(position.rows), "seed": seed}
+
+
 def finite(x: float) -> Optional[float]:
     """A float for JSON: None when not a finite number (a card too rarely tried)."""
     return x if math.isfinite(x) else None

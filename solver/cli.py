@@ -1259,8 +1259,12 @@ def check_options_apply(exact: bool, given: dict, deduced: bool = False) -> None
               help="The player of a hidden hand: belief (the default), belief:OPTIONS or"
                    " nsearch:OPTIONS (docs/search-player.md), or mcts, the search player (the"
                    " default with --iterations or --jobs, or when another hand is visible).")
+@click.option("--revealed", default=None, metavar="CARDS",
+              help="This turn's cards, one a player in seat order (\"3 45 67 88\"), when the"
+                   " viewer's is lower than every row end: which row to take (a hidden hand;"
+                   " --bot and --seed apply).")
 def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt_mb, threads,
-         iterations, seconds, seed, jobs, bot):
+         iterations, seconds, seed, jobs, bot, revealed):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
@@ -1291,6 +1295,15 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     game, view = load_position_or_record(position)
     game, deduced = game.deduced()     # 2 players, 24 cards: a hidden hand may be known
     exact = uses_exact_solver(game)
+    if revealed is not None:
+        best_row(game, view, revealed, exact, bot, seed, as_json,
+                 [name for name, value in (("--iterations", iterations), ("--seconds", seconds),
+                                           ("--jobs", jobs), ("--max-nodes", max_nodes),
+                                           ("--time-limit", time_limit), ("--tt-size", tt_mb),
+                                           ("--threads", threads), ("--exact-only", exact_only),
+                                           ("--progress-file", progress_file))
+                  if value not in (None, False)])
+        return
     if not exact:
         note_unknown_out_of_play(game)
     check_options_apply(exact, {"--iterations": iterations, "--seconds": seconds,
@@ -1328,6 +1341,26 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
     click.echo(json_by_key(advice) if as_json else format_advice(advice))
     if advice.get("interrupted"):
         raise Interrupted()         # the answer so far is printed; the status says it was cut
+
+
+def best_row(game: Position, view: Optional[PlayerView], revealed: str, exact: bool,
+             bot: Optional[str], seed: Optional[int], as_json: bool, given: List[str]) -> None:
+    """`best --revealed`: the row the viewer takes with a card lower than every row end."""
+    from .advice import DEFAULT_PLAYER, hidden_row_advice
+    from .text.advice import format_row_advice
+    if exact:
+        raise errors.NimmtError("--revealed is for a hidden hand: with both hands known, best"
+                                " names the row against each card of the other's strategy")
+    if given:
+        raise errors.NimmtError(f"{', '.join(given)} cannot be used with --revealed (it asks"
+                                f" the bot's row choice: --bot and --seed apply)")
+    cards = [token for token in revealed.replace(",", " ").split()]
+    if not cards or not all(token.isdigit() for token in cards):
+        raise errors.NimmtError(f"--revealed {errors.quote(revealed)}: cards as numbers, one a"
+                                f" player in seat order (\"3 45 67 88\")")
+    advice = hidden_row_advice(game, [int(c) for c in cards], (bot or DEFAULT_PLAYER).strip(),
+                               seed or 0, view)
+    click.echo(json_by_key(advice) if as_json else format_row_advice(advice))
 
 
 def note_unknown_out_of_play(position: Position) -> None:

@@ -198,3 +198,28 @@ def test_bad_records_are_refused(change, words):
     record = json.loads(SEEN_BY_1.read_text())
     change(record)
     assert_input_error(run(["best", "-"], json.dumps(record)), words)
+
+
+def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
+    """`--revealed`: the bot's row choice from the viewer's view with this turn's cards
+    shown; the same as the bot asked at a table."""
+    from dataclasses import replace
+    out = run(["best", FOUR_PLAYERS, "--revealed", "5 33 70 104", "--json"])
+    assert out.exit_code == 0, out.stderr
+    advice = json.loads(out.stdout)
+    view = replace(position_view(Position.from_text(FOUR_PLAYERS), 0),
+                   hand=tuple(HAND[1:]), revealed=(5, 33, 70, 104))
+    assert advice["row"] == make_bot("belief", 0).choose_row(view, 5)
+    assert advice["card"] == 5 and advice["row_bullheads"] == [3, 1, 2, 1]
+    text = run(["best", FOUR_PLAYERS, "--revealed", "5,33,70,104", "--bot", "mcts"]).stdout
+    assert text.startswith("Player 1: take row ") and "mcts's choice" in text
+    for cards, words in [("5 33 70", "3 cards for 4 players"),
+                         ("21 33 70 104", "21 is not lower than every row end"),
+                         ("6 33 70 104", "card 6 is not in their hand"),
+                         ("5 20 70 104", "20 is seen"), ("5 33 33 104", "given twice"),
+                         ("a b c d", "cards as numbers")]:
+        assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", cards]), words)
+    assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", "5 33 70 104", "--seconds",
+                            "1"]), "--seconds cannot be used with --revealed")
+    assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "1 2"]),
+                       "--revealed is for a hidden hand")

@@ -45,6 +45,18 @@ def count_text(n: int) -> str:
     return f"{n} bullhead{'' if n == 1 else 's'}"
 
 
+def format_row_advice(advice: dict) -> str:
+    """`best --revealed`: the row to take."""
+    name = player_name(advice["viewer"] - 1).capitalize()
+    row, cheapest, bulls = advice["row"], advice["cheapest_row"], advice["row_bullheads"]
+    text = (f"{name}: take row {row} ({count_text(bulls[row])}) with your {advice['card']},"
+            f" lower than every row end")
+    if bulls[row] > bulls[cheapest]:
+        text += f", not the cheapest row {cheapest} ({count_text(bulls[cheapest])})"
+    cards = " ".join(map(str, advice["revealed"]))
+    return text + f"\n{advice['player']}'s choice with this turn's cards {cards}, seed {advice['seed']}"
+
+
 def format_advice(advice: dict) -> str:
     if advice.get("method") == "search":
         return format_search_advice(advice)
