@@ -1411,6 +1411,7 @@ def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round
     \b
     Marks, by a play's loss in bullheads:
       best        loses nothing (up to 1e-9)
+      good        estimated, its 95% interval holds 0: not told apart from the best
       inaccuracy  less than 0.5
       mistake     0.5 to less than 2
       blunder     2 or more

@@ -183,3 +183,13 @@ def test_a_penalty_past_the_limit_names_the_turn():
     with pytest.raises(errors.PenaltyError, match=r"turn \d+: player \d's penalty would reach"
                                                   r" 1,000,0\d\d \(1,000,000 before the turn\)"):
         replay(record)
+
+
+def test_a_record_s_notes_never_reach_the_position_after_it():
+    """Keys a record does not read are not carried, whether it replays turns or none."""
+    from solver.core.record import position_after, replay_steps
+    record = {"deck": 24, "rows": [[3], [7], [12], [21]], "hands": [[1], [4]], "engine": "x",
+              "scores": [3, 4]}
+    for turns in ([], [{"cards": [1, 4]}]):
+        after = position_after(*replay_steps(dict(record, turns=turns)))
+        assert "engine" not in after.extra and after.extra["scores"] == [3, 4]

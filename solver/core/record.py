@@ -12,7 +12,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from .. import errors
 from ..errors import RowChoiceError, TooManyTurnsError, TurnFormatError, plural
 from .player import PlayerView
-from .position import READ_KEYS, Position, check_keys
+from .position import OPTIONAL_KEYS, READ_KEYS, Position, check_keys
 from .rules import ROWS, GameConfig
 from .turn import Turn, TurnOutcome, apply_turn
 
@@ -86,8 +86,14 @@ def replay(data: Any) -> Position:
 
 
 def position_after(start: Position, outcomes: Sequence[TurnOutcome]) -> Position:
-    """The position after a replayed record's turns (the start when there are none)."""
-    return outcomes[-1].position if outcomes else start
+    """The position after a replayed record's turns (the start when there are none); the
+    record's notes (keys it does not read) are not carried, as a turn does not carry them."""
+    if outcomes:
+        return outcomes[-1].position
+    extra = {key: value for key, value in start.extra.items() if key in OPTIONAL_KEYS}
+    return Position.create([list(r) for r in start.rows],
+                           [None if h is None else list(h) for h in start.hands],
+                           list(start.penalties), start.deck, extra)
 
 
 def record_view(start: Position, outcomes: Sequence[TurnOutcome],
