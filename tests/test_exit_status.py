@@ -12,6 +12,7 @@ import time
 
 import pytest
 from solver import cli, errors
+from solver.cli import analysis, app, bots, play
 from solver.cli import ExitStatus
 from solver.text.progress import GamesProgress
 from tests.support import cpu_seconds, run
@@ -136,8 +137,8 @@ class Interrupting:
 
 @pytest.mark.parametrize("command", ["solve", "best"])
 def test_ctrl_c_in_the_exact_solver_is_130_with_the_bounds(command, monkeypatch):
-    monkeypatch.setattr(cli, "ProvisionalProgress",
-                        type("P", (Interrupting, cli.ProvisionalProgress), {}))
+    monkeypatch.setattr(analysis, "ProvisionalProgress",
+                        type("P", (Interrupting, analysis.ProvisionalProgress), {}))
     result = run([command, EIGHT_CARDS])
     assert result.exit_code == ExitStatus.INTERRUPTED
     line = error_line(result)
@@ -184,7 +185,7 @@ def test_ctrl_c_in_a_search_of_hidden_hands_prints_the_answer_so_far(options, sa
 
 
 def test_ctrl_c_in_a_tournament_is_130(monkeypatch):
-    monkeypatch.setattr(cli, "GamesProgress", type("P", (Interrupting, GamesProgress), {}))
+    monkeypatch.setattr(bots, "GamesProgress", type("P", (Interrupting, GamesProgress), {}))
     result = run(["tournament", "-n", "3", "--bots", "random", "--games", "3"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert "interrupted" in error_line(result)
@@ -196,7 +197,7 @@ def test_a_stopped_solve_inside_another_command_is_a_plain_stop(monkeypatch):
     def stopped(*args, **kwargs):
         raise errors.SearchLimitError("stopped on request (Ctrl-C)", (0.0, 1.0),
                                       interrupted=True)
-    monkeypatch.setattr(cli, "run_tournament", stopped)
+    monkeypatch.setattr(bots, "run_tournament", stopped)
     result = run(["tournament", "-n", "2", "--bots", "mcts", "--games", "1"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert error_line(result) == "nimmt: error: interrupted (Ctrl-C)"
@@ -205,7 +206,7 @@ def test_a_stopped_solve_inside_another_command_is_a_plain_stop(monkeypatch):
 def test_ctrl_c_in_play_is_130(monkeypatch):
     def ask(self, *args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli.TerminalPlayer, "_ask", ask)
+    monkeypatch.setattr(play.TerminalPlayer, "_ask", ask)
     result = run(["play", "--players", "2", "--seed", "1"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert "interrupted" in error_line(result)
@@ -238,12 +239,12 @@ def test_ctrl_c_at_the_prompt_of_play_ends_the_prompt_line(monkeypatch):
         def readline(self, limit=-1):
             raise KeyboardInterrupt
 
-    init = cli.TerminalPlayer.__init__
+    init = play.TerminalPlayer.__init__
 
     def with_ctrl_c(self, names):
         init(self, names)
         self.stdin = CtrlC()
-    monkeypatch.setattr(cli.TerminalPlayer, "__init__", with_ctrl_c)
+    monkeypatch.setattr(play.TerminalPlayer, "__init__", with_ctrl_c)
     result = run(["play", "--players", "2", "--seed", "1"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert result.stdout.endswith("your card? \n")
@@ -255,7 +256,7 @@ def test_ctrl_c_while_the_arguments_are_read_is_130_in_one_line(monkeypatch):
     on stderr before the error line."""
     def parse_args(self, ctx, args):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli.NimmtGroup, "parse_args", parse_args)
+    monkeypatch.setattr(app.NimmtGroup, "parse_args", parse_args)
     result = run(["show", "positions/example.json"])
     assert result.exit_code == ExitStatus.INTERRUPTED
     assert result.stderr == "nimmt: error: interrupted (Ctrl-C)\n"

@@ -4,6 +4,7 @@ keeps the exact answer only, and --exact-only keeps the solve silent."""
 import pytest
 
 from solver import cli
+from solver.cli import analysis
 from solver.advice import PROVISIONAL_FROM, provisional_strategies
 from solver.core.position import Position
 from tests.support import run
@@ -13,7 +14,7 @@ NINE_CARDS = "positions/09_nine_cards_midround.json"
 
 @pytest.fixture
 def at_once(monkeypatch):
-    monkeypatch.setattr(cli, "PROVISIONAL_AFTER", 0.0)     # at the first progress report
+    monkeypatch.setattr(analysis, "PROVISIONAL_AFTER", 0.0)     # at the first progress report
 
 
 @pytest.mark.parametrize("command", ["solve", "best"])
