@@ -187,9 +187,14 @@ class Review:
     iterations: int
     seed: int
     reviewer: str = REVIEWER      # of hidden-hand turns: a network search's spec, or "mcts"
+    seats: Optional[Tuple[int, ...]] = None   # the players reviewed (0-based); None: all
+
+    @property
+    def reviewed(self) -> Tuple[int, ...]:
+        return self.seats if self.seats is not None else tuple(range(self.start.players))
 
     def totals(self) -> List[PlayerTotal]:
-        return [player_total(self.turns, k) for k in range(self.start.players)]
+        return [player_total(self.turns, k) for k in self.reviewed]
 
 
     def to_dict(self) -> Dict[str, Any]:
@@ -198,6 +203,7 @@ class Review:
             "position": self.start.to_text(), "players": self.start.players,
             "deck": self.start.deck, "time_limit": self.time_limit,
             "iterations": self.iterations, "seed": self.seed, "reviewer": self.reviewer,
+            "reviewed": [k + 1 for k in self.reviewed],
             "marks": {"mistake_from": MISTAKE_FROM, "blunder_from": BLUNDER_FROM,
                       "best_within": LOSS_TOLERANCE},
             "turns": [turn_dict(turn) for turn in self.turns],
@@ -239,8 +245,9 @@ def total_dict(total: "PlayerTotal") -> Dict[str, Any]:
 
 
 def player_total(turns: Sequence[TurnReview], k: int) -> PlayerTotal:
-    exact = [t.plays[k] for t in turns if t.method is Method.EXACT]
-    estimated = [t.plays[k] for t in turns if t.method is Method.ESTIMATED]
+    exact = [p for t in turns if t.method is Method.EXACT for p in t.plays if p.player == k]
+    estimated = [p for t in turns if t.method is Method.ESTIMATED
+                 for p in t.plays if p.player == k]
     known = [p for p in estimated if p.loss is not None]
     low = high = 0.0
     for p in known:
@@ -280,7 +287,8 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                   iterations: int = DEFAULT_SEARCH_ITERATIONS, seed: int = 0,
                   tt_mb: Optional[float] = None,
                   progress: Optional[ReviewEvents] = None,
-                  reviewer: str = REVIEWER) -> Review:
+                  reviewer: str = REVIEWER,
+                  players: Optional[Sequence[int]] = None) -> Review:
     """Review every turn of a record (a dict, validated and replayed first, so a bad record
     is refused before any search; a hidden hand that the 2-player 24-card game's cards
     determine is filled in). `time_limit`: seconds per 2-player 24-card turn (0: none):
@@ -289,7 +297,9 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
     `iterations`, `seed`: the search player's budget per estimated decision (and per row
     choice) and the seed of every estimate; `tt_mb`: the exact solver's table (default by
     the hand size of the first turn solved); `reviewer`: the estimator of hidden-hand turns,
-    a `belief` or `nsearch` spec (`check_reviewer`), or "mcts" for the search player."""
+    a `belief` or `nsearch` spec (`check_reviewer`), or "mcts" for the search player;
+    `players`: the seats (0-based) whose plays are reviewed, default all (the others' turns
+    are replayed, not judged)."""
     Limit(seconds=time_limit, iterations=iterations)          # checks both
     reviewer = check_reviewer(reviewer)
     if math.isinf(time_limit):
@@ -310,6 +320,12 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
         raise errors.RecordError(f"a review needs every hand (it judges each player's cards):"
                                  f" player {hidden[0] + 1}'s is hidden in the record, which"
                                  f" stops after {len(outcomes)} of {start.hand_size} turns")
+    if players is not None:
+        wrong = [k for k in players if not (errors.is_integer(k) and 0 <= k < start.players)]
+        if wrong or not players:
+            raise errors.ConfigError(f"the players to review must be 1..{start.players}, got"
+                                     f" {[k + 1 if errors.is_integer(k) else k for k in wrong]}")
+    seats = None if players is None else tuple(sorted(set(players)))
     progress = progress or ReviewEvents()
     exact = exact_game(start)
     seen = set(start.played) | {c for row in start.rows for c in row}
@@ -328,7 +344,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 # the solve leaves time for the estimate that replaces it if it stops
                 allowed = time_limit - min(estimate_seconds, time_limit / 2)
                 try:
-                    review = exact_turn(engine, t, position, outcome, allowed, progress)
+                    review = exact_turn(engine, t, position, outcome, allowed, progress, seats)
                 except SearchLimitError as exc:
                     if exc.interrupted:
                         raise errors.Interrupted() from None
@@ -340,10 +356,10 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 searched = time.perf_counter()
                 if exact or reviewer == SEARCH_PLAYER:
                     review = estimated_turn(t, position, outcome, played, exact, iterations,
-                                            seed, why, bounds, progress)
+                                            seed, why, bounds, progress, seats)
                 else:
                     review = network_turn(t, position, start, outcomes[:t], outcome, played,
-                                          reviewer, iterations, seed)
+                                          reviewer, iterations, seed, seats)
                 estimate_seconds = max(estimate_seconds, time.perf_counter() - searched)
             turns.append(replace(review, seconds=round(time.perf_counter() - began, 3),
                                  exact_limit=round(allowed, 3) if allowed else None))
@@ -353,7 +369,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
         if engine is not None:
             engine.close()
     return Review(start, tuple(turns), time_limit, iterations, seed,
-                  SEARCH_PLAYER if exact else reviewer)
+                  SEARCH_PLAYER if exact else reviewer, seats)
 
 
 def check_reviewer(spec: str) -> str:
@@ -380,7 +396,8 @@ def too_long(hand_size: int, time_limit: float) -> bool:
 
 # exact turns -------------------------------------------------------------------------------
 def exact_turn(engine: Engine, t: int, position: Position, outcome: TurnOutcome,
-               time_limit: float, progress: ReviewEvents) -> TurnReview:
+               time_limit: float, progress: ReviewEvents,
+               seats: Optional[Tuple[int, ...]] = None) -> TurnReview:
     """The turn solved within `time_limit` seconds (SearchLimitError when it stops first,
     or when a played card's value could not be computed in it)."""
     began = time.perf_counter()
@@ -395,7 +412,7 @@ def exact_turn(engine: Engine, t: int, position: Position, outcome: TurnOutcome,
                                bounds=(solution.value, solution.value))
     rows = row_reviews(engine, position, outcome, remaining(time_limit, began))
     plays = []
-    for k in range(2):
+    for k in range(2) if seats is None else seats:
         best = tuple(sorted(c for c, loss in losses[k].items()
                             if loss is not None and loss <= LOSS_TOLERANCE))
         plays.append(PlayReview(k, cards[k], best, losses[k][cards[k]],
@@ -472,11 +489,14 @@ def view_of(position: Position, k: int, played: Sequence[int], exact: bool) -> P
 
 def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Sequence[int],
                    exact: bool, iterations: int, seed: int, why: Why, bounds,
-                   progress: ReviewEvents) -> TurnReview:
+                   progress: ReviewEvents, seats: Optional[Tuple[int, ...]] = None
+                   ) -> TurnReview:
     """Each player's play by the search, from their view (`view_of`), seeded by the seed, the
     turn and the player: the same review of a record gives the same estimates."""
     plays = []
     for k, card in enumerate(outcome.turn.cards):
+        if seats is not None and k not in seats:
+            continue
         row = outcome.chosen_rows[k]
         if position.hand_size == 1:
             plays.append(forced_play(position, k, card, row))
@@ -502,7 +522,7 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
 
 def network_turn(t: int, position: Position, start: Position, before: Sequence[TurnOutcome],
                  outcome: TurnOutcome, played: Sequence[int], reviewer: str, iterations: int,
-                 seed: int) -> TurnReview:
+                 seed: int, seats: Optional[Tuple[int, ...]] = None) -> TurnReview:
     """Each player's play by the network search `reviewer`, from their view of the round so
     far (`record_view`: their hand, every card and row choice of the earlier turns), seeded
     by the seed, the turn and the player. A card's loss is its mean over the worlds minus the
@@ -513,6 +533,8 @@ def network_turn(t: int, position: Position, start: Position, before: Sequence[T
     plays = []
     worlds = None
     for k, card in enumerate(outcome.turn.cards):
+        if seats is not None and k not in seats:
+            continue
         row = outcome.chosen_rows[k]
         if position.hand_size == 1:
             plays.append(forced_play(position, k, card, row))

@@ -376,3 +376,20 @@ def test_progress_on_a_terminal():
     progress.close()
     assert "turn 1/1, 5 cards" in stream.getvalue()
     assert stream.getvalue().endswith("\r\033[K")          # erased at the end
+
+
+def test_a_review_of_some_players_gives_their_plays_as_the_whole_review_does():
+    whole = review_record(FOUR_PLAYERS, iterations=2000, seed=3)
+    some = review_record(FOUR_PLAYERS, iterations=2000, seed=3, players=[2, 0])
+    assert some.seats == (0, 2) and [t.player for t in some.totals()] == [0, 2]
+    for part, full in zip(some.turns, whole.turns):
+        assert part.plays == tuple(p for p in full.plays if p.player in (0, 2))
+    data = some.to_dict()
+    assert data["reviewed"] == [1, 3] and [t["player"] for t in data["totals"]] == [1, 3]
+    five = review_record(FIVE_CARDS, players=[1])
+    assert all(len(t.plays) == 1 and t.plays[0].player == 1 for t in five.turns)
+    text = run(["review", "-", "--player", "3", "--iterations", "2000"],
+               stdin=json.dumps(FOUR_PLAYERS)).output
+    assert "the plays of player 3 (the others' turns replayed, not judged)" in text
+    assert error_line(run(["review", "-", "--player", "5"], stdin=json.dumps(FOUR_PLAYERS)),
+                      2).endswith("the players to review must be 1..4, got [5]")

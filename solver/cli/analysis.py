@@ -329,8 +329,12 @@ def note_unknown_out_of_play(position: Position) -> None:
 @click.option("--tt-size", "tt_mb", type=NumberRange(0.001, MAX_TT_MB), default=None,
               help="The exact solver's table in MB (default: by the hand size of the first"
                    " turn solved: 128 MB at 8 cards).")
+@click.option("--player", "players", type=click.IntRange(1, 10), multiple=True, metavar="K",
+              help="Review only player K's plays (again for more players; default every"
+                   " player): the others' turns are replayed, not judged.")
 @round_option
-def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round_number):
+def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, players,
+           round_number):
     """Review a played round: what each player's card and row choice cost, turn by turn.
 
     RECORD is a game record (docs/formats.md; a file, or - for stdin; a file of several
@@ -353,8 +357,9 @@ def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round
       forced      one card left, no row to choose
 
     \b
-    Example:
+    Examples:
       nimmt review positions/records/six_turns.json
+      nimmt review my_game.jsonl --round 2 --player 1
     """
     from ..review import DEFAULT_SEARCH_ITERATIONS, DEFAULT_TIME_LIMIT, REVIEWER, review_record
     from ..text.progress import ReviewProgress
@@ -365,7 +370,8 @@ def review(record, as_json, reviewer, time_limit, iterations, seed, tt_mb, round
     try:
         result = review_record(data, DEFAULT_TIME_LIMIT if time_limit is None else time_limit,
                                iterations or DEFAULT_SEARCH_ITERATIONS, seed, tt_mb, progress,
-                               reviewer or REVIEWER)
+                               reviewer or REVIEWER,
+                               [k - 1 for k in players] if players else None)
     finally:
         progress.close()
     click.echo(json_by_key(result.to_dict()) if as_json else format_review(result))

@@ -31,6 +31,9 @@ def format_review(review: Review) -> str:
     lines = [f"review of {turns_text(len(turns))} of a {start.players}-player round, deck"
              f" {start.deck}, from {start.hand_size} card{'s' if start.hand_size != 1 else ''}"
              " a hand"]
+    if review.seats is not None:
+        lines.append("the plays of " + " and ".join(player_name(k) for k in review.seats)
+                     + " (the others' turns replayed, not judged)")
     seats = start.extra.get("seats")          # a note of play --record and tournament files
     if (isinstance(seats, list) and len(seats) == start.players
             and all(isinstance(name, str) for name in seats)):
