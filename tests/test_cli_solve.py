@@ -9,8 +9,8 @@ import pytest
 from solver.exact import Engine, solve
 from solver.exact.graph import strategy_graph, to_dot
 from solver.core.position import Position
-from tests.support import (assert_equilibrium, assert_input_error, error_line, load_position_file,
-                           run, spec_position, spec_solution, strategy_vector)
+from tests.support import (POSITIONS_DIR, assert_equilibrium, assert_input_error, error_line,
+                           load_position_file, run, spec_position, spec_solution, strategy_vector)
 
 WORKED_EXAMPLE = spec_position(load_position_file("spec_worked_example.json"))
 WORKED_SOLUTION = spec_solution(load_position_file("spec_worked_example.json"))
@@ -285,6 +285,15 @@ def test_best_alternatives_cost():
     assert "Player 1: play 1 (17%) or 10 (83%)" in result.stdout
     assert "4 loses 0.50 bullheads on average" in result.stdout
     assert "6 loses 1.10 bullheads on average" in result.stdout
+
+
+def test_solve_on_two_threads_prints_the_same_solution():
+    """All but the search's counters, to the digit (the matrix entries to 12 decimals)."""
+    path = str(POSITIONS_DIR / "07_seven_cards_midround_mixed.json")
+    one, two = (json.loads(run(["solve", path, "--json", "--threads", n]).stdout)
+                for n in ("1", "2"))
+    del one["stats"], two["stats"]
+    assert one == two
 
 
 def test_best_on_two_threads_gives_the_same_advice():

@@ -139,14 +139,22 @@ class Solution:
                            for s in self.strategies],
             "card_values": [[{"card": c, "value": v} for c, v in sorted(cv.items())]
                             for cv in self.card_values],
-            "matrix": [[None if np.isnan(v) else v for v in row] for row in self.matrix],
+            # entries to 12 decimals: their last bits depend on the order in which the
+            # search's threads added them up, and the same position gives the same output
+            "matrix": [[None if np.isnan(v) else entry(v) for v in row] for row in self.matrix],
             "matrix_bounds": (None if self.matrix_bounds is None else
-                              [[[float(lo), float(hi)] for lo, hi in row]
+                              [[[entry(lo), entry(hi)] for lo, hi in row]
                                for row in self.matrix_bounds]),
             "principal_line": (None if self.principal_line is None
                                else [line.to_dict() for line in self.principal_line]),
             "stats": self.stats.to_dict(),
         }
+
+
+def entry(value: float) -> float:
+    """A root entry as `to_dict` writes it: 12 decimals, far below the 1e-6 a value is right
+    to."""
+    return round(float(value), 12) + 0.0        # + 0.0: no -0.0
 
 
 def no_noise(loss: float) -> float:
