@@ -9,12 +9,12 @@ from ..core.position import Position
 from ..core.rules import variant_deck
 from ..errors import Interrupted
 from ..files import check_writable
-from ..limits import (max_threads, MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS, MAX_TT_MB,
-                     Limit)
+from ..limits import (MAX_ITERATIONS, MAX_JOBS, MAX_NODES, MAX_SECONDS, MAX_TT_MB, Limit,
+                      max_threads)
 from ..reading import load_position, load_position_or_record, load_record
 from ..text.progress import ExactProgress, SearchProgress
 from ..text.render import known_hand
-from .app import json_by_key, main, NumberRange, round_option, SEED
+from .app import SEED, NumberRange, json_by_key, main, round_option
 
 
 # solve / best -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import click
 
 from .. import errors
 from ..limits import MAX_JOBS, MAX_NODES, MAX_TT_MB, Limit
-from .app import ExitStatus, json_by_key, main, NumberRange
+from .app import ExitStatus, NumberRange, json_by_key, main
 
 
 # batch ------------------------------------------------------------------------------------
@@ -57,8 +57,8 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     from ..batch.results import ResultsFile
     from ..batch.runner import BatchOptions, BatchSummary, read_tasks, run_batch
     from ..reading import read_source
-    from ..text.batch import (format_interrupted, format_jobs_note, format_resume,
-                             format_summary, format_tables)
+    from ..text.batch import (format_interrupted, format_jobs_note, format_resume, format_summary,
+                              format_tables)
     from ..text.progress import BatchProgress
 
     if scheduler is not None and jobs is not None:

@@ -18,7 +18,7 @@ from ..play.tournament import run_tournament
 from ..reading import read_lines
 from ..text.progress import GamesProgress
 from ..text.tournament import format_table
-from .app import interruption, main, SEED, threshold_option, VARIANTS
+from .app import SEED, VARIANTS, interruption, main, threshold_option
 
 
 # tournament -------------------------------------------------------------------------------

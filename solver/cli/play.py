@@ -15,8 +15,7 @@ from ..play.bots import make_bot, parse_bot_names
 from ..play.runner import RoundResult, close_all, play_game
 from ..reading import read_line
 from ..text.render import describe_turn, render_position, render_row
-from .app import main, SEED, threshold_option, VARIANTS
-
+from .app import SEED, VARIANTS, main, threshold_option
 
 # play -------------------------------------------------------------------------------------
 # the 2-player 24-card game: every card dealt, each hand known to the other; there the

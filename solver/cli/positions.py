@@ -6,14 +6,14 @@ import click
 
 from .. import errors
 from ..batch.deals import DEAL_FILE, MAX_COUNT, deal_positions
+from ..core.deal import deal
 from ..core.position import OPTIONAL_KEYS, Position
 from ..core.record import position_after, replay_steps
 from ..core.rules import GameConfig
 from ..files import check_writable, write_text_file
-from ..core.deal import deal
 from ..reading import load_position, load_record
 from ..text.render import describe_turn, render_position
-from .app import main, round_option, SEED, VARIANTS
+from .app import SEED, VARIANTS, main, round_option
 
 
 # show / deal ------------------------------------------------------------------------------

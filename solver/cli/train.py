@@ -9,7 +9,7 @@ from ..errors import Interrupted
 from ..files import check_writable
 from ..limits import MAX_GAMES
 from ..text.progress import GamesProgress
-from .app import main, NumberRange, SEED
+from .app import SEED, NumberRange, main
 
 
 # train ------------------------------------------------------------------------------------
@@ -254,7 +254,8 @@ def train_fit(data, out, export_path, hidden, epochs, batch, lr, target_temperat
     """Train the network on the saved games (needs PyTorch: pip install 'nimmt[train]'),
     one CPU thread, deterministic for a seed; one line per epoch."""
     from ..learn.model import WEIGHTS_FILE
-    from ..learn.train import TrainConfig, train as run_training
+    from ..learn.train import TrainConfig
+    from ..learn.train import train as run_training
 
     for folder in data:
         if not os.path.isdir(folder):
