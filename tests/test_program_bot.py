@@ -57,6 +57,14 @@ for line in sys.stdin:
         os.close(0)                     # then answers, and runs on
         print(min(message["view"]["hand"]), flush=True)
         time.sleep(60)
+    elif mode == "string":
+        print(json.dumps(str(min(message["view"]["hand"]))), flush=True)
+    elif mode == "unended":             # no newline
+        sys.stdout.write(str(min(message["view"]["hand"])))
+        sys.stdout.flush()
+    elif mode == "stray":               # a line of its own, then the answer
+        print("ready", flush=True)
+        print(min(message["view"]["hand"]), flush=True)
 """
 
 
@@ -118,6 +126,9 @@ def test_the_program_is_told_its_view_and_each_round(tmp_path, monkeypatch):
     ("card", ["played 105, not in its hand"]),
     ("two", ["wrote a line that no question asked for"]),
     ("close", ["closed its input before it was asked"]),
+    ("string", ["answered '\"", "\"' for a card: not an integer"]),
+    ("unended", ["did not answer a card within 0.5 s (it wrote '", "without the newline"]),
+    ("stray", ["answered 'ready' for a card: not an integer"]),
 ])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_program_that_answers_badly_stops_the_game_in_one_line(tmp_path, monkeypatch, mode,
@@ -305,3 +316,23 @@ def test_an_endless_line_ends_the_engine_in_one_line(monkeypatch):
     import solver.reading
     monkeypatch.setattr(solver.reading, "MAX_LINE", 100)
     assert_input_error(run(["engine", "--bot", "greedy"], "x" * 500), "longer than 100")
+
+
+def test_a_table_s_programs_start_together_and_end_together(tmp_path, monkeypatch):
+    """All programs of a table start before the first question, and all their inputs are
+    closed before any is waited for, so that their start-ups and last seconds overlap."""
+    from solver.play import program as module
+    from solver.play.runner import close_all
+    path = program(tmp_path, "lowest.py", LOWEST)
+    bots = [module.ProgramBot(seed=k, path=path) for k in range(3)]
+    module.launch_all(bots)
+    assert all(bot._process is not None for bot in bots)
+    stops, stop = [], module._stop
+
+    def recorded(process, ended=None):
+        stops.append([bot._input_ended for bot in bots])
+        stop(process, ended)
+    monkeypatch.setattr(module, "_stop", recorded)
+    close_all(bots)
+    assert len(stops) == 3 and all(None not in ended for ended in stops)
+    assert all(bot._process is None for bot in bots)

@@ -129,12 +129,15 @@ def check_view(view: PlayerView) -> None:
         raise ConfigError(f"the view's cards must be 1..{deck}")
     if len(view.start_rows) != 4:
         raise ConfigError("the view's start_rows must be 4 rows")
-    if any(list(r) != sorted(set(r)) for r in view.rows + view.start_rows) \
-            or len(set(on_rows)) != len(on_rows):
-        raise ConfigError("the view's rows must each rise, card by card, no card twice")
-    if len(set(view.hand)) != len(view.hand) or set(view.hand) & set(seen):
-        raise ConfigError("a card of the view's hand is twice in it, or also on the table,"
-                          " played or out of play")
+    falling = [list(r) for r in view.rows + view.start_rows if list(r) != sorted(set(r))]
+    if falling or len(set(on_rows)) != len(on_rows):
+        raise ConfigError("the view's rows must each rise, card by card, no card twice"
+                          + (f": {falling[0]}" if falling else ": a card on two rows"))
+    twice = sorted({c for c in view.hand if view.hand.count(c) > 1}
+                   | (set(view.hand) & set(seen)))
+    if twice:
+        raise ConfigError(f"card {twice[0]} of the view's hand is twice in it, or also on the"
+                          f" table, played or out of play")
     if len(set(played)) != len(played):
         raise ConfigError("a card is played twice in the view's played turns")
     if asked_row:
@@ -172,8 +175,8 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
                 continue
             ask = message.get("ask")
             if ask not in ("card", "row"):
-                raise ConfigError('a message asks a "card" or a "row", or tells'
-                                  ' "round_over"')
+                raise ConfigError(f'a message asks a "card" or a "row", or tells'
+                                  f' "round_over", got {quote_json(message, 60)}')
             raw = message.get("view")
             if isinstance(raw, dict) and (ask == "card") != (raw.get("revealed") is None):
                 raise ConfigError('the view\'s "revealed" is null at a card question, the'
@@ -198,19 +201,41 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
             raise type(exc)(f"line {number}: {exc}") from None
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """End a program: its input closed, then killed if it outlives `CLOSE_SECONDS`."""
+def _end_input(process: subprocess.Popen) -> None:
+    try:
+        process.stdin.close()
+    except OSError:
+        pass
+
+
+def _stop(process: subprocess.Popen, ended: Optional[float] = None) -> None:
+    """End a program: its input closed (at `ended`, a monotonic time, if it already was), then
+    killed if it outlives `CLOSE_SECONDS` from then."""
     if process.poll() is None:
+        _end_input(process)
+        left = CLOSE_SECONDS if ended is None else ended + CLOSE_SECONDS - time.monotonic()
         try:
-            process.stdin.close()
-        except OSError:
-            pass
-        try:
-            process.wait(CLOSE_SECONDS)
+            process.wait(max(0.0, left))
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
     process.stdout.close()
+
+
+def launch_all(players: Sequence[Player]) -> None:
+    """Start the programs of a table's program bots together, before the first question, so
+    that their start-ups overlap."""
+    for player in players:
+        if isinstance(player, ProgramBot) and player._process is None:
+            player._start()
+
+
+def end_all_input(players: Sequence[Player]) -> None:
+    """Close the input of every program bot of a table at once, so that their
+    `CLOSE_SECONDS` of grace overlap when the table then closes them one by one."""
+    for player in players:
+        if isinstance(player, ProgramBot):
+            player.end_input()
 
 
 class ProgramBot(Player):
@@ -231,13 +256,21 @@ class ProgramBot(Player):
                               f" (chmod +x, with a #! line naming its interpreter)")
         self.path, self.seconds, self.seed = path, seconds, seed
         self._process: Optional[subprocess.Popen] = None
+        self._input_ended: Optional[float] = None
         self._buffer = b""
 
     def close(self) -> None:
         """End the program now (else when the bot is collected, or at exit)."""
         if self._process is not None:
-            self._finalizer()
+            self._finalizer.detach()
+            _stop(self._process, self._input_ended)
             self._process = None
+
+    def end_input(self) -> None:
+        """Close the program's input (the game is over) without waiting for it to end."""
+        if self._process is not None and self._input_ended is None:
+            _end_input(self._process)
+            self._input_ended = time.monotonic()
 
     def choose_card(self, view: PlayerView) -> int:
         return self._ask({"ask": "card", "view": view_dict(view)}, view, "a card")
@@ -262,6 +295,7 @@ class ProgramBot(Player):
         except OSError as exc:
             raise ConfigError(f"bot {quote(self.name)}: cannot start {quote(self.path)}:"
                               f" {exc.strerror}") from None
+        self._input_ended = None
         self._finalizer = weakref.finalize(self, _stop, process)
         self._process = process
 
@@ -281,9 +315,16 @@ class ProgramBot(Player):
         self._send(message, view)
         line = self._read_line(view, what)
         try:
-            return json.loads(line)
+            answer = json.loads(line)
         except ValueError:
-            return line.decode("utf-8", "replace").strip()    # the runner says what it is
+            answer = None
+        if not is_integer(answer):            # said as the program wrote it
+            self.close()
+            raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) answered"
+                                   f" {quote(line.decode('utf-8', 'replace').strip(), 40)}"
+                                   f" for {what}: not an integer")
+        self._check_nothing_more(view)        # a second line for the same question
+        return answer
 
     def _read_line(self, view: PlayerView, what: str) -> bytes:
         fd = self._process.stdout.fileno()
@@ -292,18 +333,23 @@ class ProgramBot(Player):
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.close()
+                partial = self._buffer.decode("utf-8", "replace").strip()
+                unended = (f" (it wrote {quote(partial, 40)} without the newline that ends"
+                           f" an answer)" if partial else "")
                 raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) did not answer"
-                                       f" {what} within {self.seconds:g} s")
+                                       f" {what} within {self.seconds:g} s{unended}")
             data = os.read(fd, 65536)
             if not data:
-                self._ended(view, f"without answering {what}")
+                partial = self._buffer.decode("utf-8", "replace").strip()
+                self._ended(view, f"without answering {what}" + (
+                    f" (it wrote {quote(partial, 40)} without the newline that ends an answer)"
+                    if partial else ""))
             self._buffer += data
             if len(self._buffer) > MAX_LINE:
                 self.close()
                 raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) answered more than"
                                        f" {MAX_LINE} bytes for {what}")
         line, _, self._buffer = self._buffer.partition(b"\n")
-        self._check_nothing_more(view)
         return line
 
     def _check_nothing_more(self, view: PlayerView) -> None:

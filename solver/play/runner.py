@@ -20,6 +20,7 @@ from ..core.rules import (ROWS, GameConfig, fewest_bullheads_chooser, play_turn,
                           target_row)
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import IllegalMoveError
+from .program import end_all_input, launch_all
 
 
 @dataclass
@@ -69,6 +70,7 @@ def play_round(config: GameConfig, players: Sequence[Player],
     record["turns"] = []
     played: List[Tuple[int, ...]] = []
     table = _Table(config, position, played, scores)
+    launch_all(players)                # program bots: their start-ups side by side
     for t in range(position.hand_size):
         turn = turns[t] if t < len(turns) else _ask_turn(players, table, t)
         outcome = apply_turn(table.position, turn, t)
@@ -133,7 +135,8 @@ def _answer(player: Player, view: PlayerView, value: Any, what: str) -> int:
 def ask_card(player: Player, view: PlayerView) -> int:
     card = _answer(player, view, player.choose_card(view), "a card")
     if card not in view.hand:
-        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) played {card!r},"
+        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) played"
+                               f" {errors.quote_json(card)},"
                                f" not in its hand {list(view.hand)}")
     return card
 
@@ -141,7 +144,8 @@ def ask_card(player: Player, view: PlayerView) -> int:
 def ask_row(player: Player, view: PlayerView, card: int) -> int:
     row = _answer(player, view, player.choose_row(view, card), "a row")
     if not 0 <= row < ROWS:
-        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) chose row {row!r}"
+        raise IllegalMoveError(f"{player.name} (player {view.seat + 1}) chose row"
+                               f" {errors.quote_json(row)}"
                                f" (must be 0..3)")
     return row
 
@@ -154,6 +158,7 @@ def game_over(scores: Sequence[int], threshold: int) -> bool:
 def close_all(players: Sequence[Player]) -> None:
     """`close()` every player that has it (a program bot's program ends): what the maker of
     the players does once their game is over, stopped or not."""
+    end_all_input(players)             # program bots: their last seconds side by side
     for player in players:
         close = getattr(player, "close", None)        # a player of one's own may lack it
         if close is not None:
