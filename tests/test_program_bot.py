@@ -179,11 +179,12 @@ def test_a_program_running_nimmt_engine_plays_as_the_bot_itself(tmp_path):
 
 def view_line(**changes):
     view = {"players": 3, "deck": 104, "threshold": 66, "seat": 2, "turn": 4,
-            "hand": [5, 9, 61, 77, 80, 90, 100], "rows": [[10, 12], [20], [30, 33, 34], [40]],
+            "hand": [5, 9, 61, 77, 80, 90, 100],
+            "rows": [[6, 13], [20], [30, 33, 34, 35], [40]],     # where the turns lead
             "start_rows": [[10], [20], [30], [40]], "played": [[11, 3, 33], [12, 4, 34],
                                                               [13, 6, 35]],
             "row_choices": [[None, None, None], [None, 0, None], [None, None, None]],
-            "penalties": [0, 2, 0], "scores": [10, 0, 3], "out_of_play": [],
+            "penalties": [0, 11, 0], "scores": [10, 0, 3], "out_of_play": [],
             "revealed": None}
     view.update(changes)
     return view
@@ -249,6 +250,13 @@ def test_the_engine_answers_as_its_bot_would():
     (json.dumps({"ask": "card", "view": view_line(row_choices=[[4, None, None]] * 3)}),
      ["rows 0..3 or null"]),
     (json.dumps({"ask": "card", "view": view_line(penalties=[0, -1, 0])}), ["negative"]),
+    (json.dumps({"ask": "card", "view": view_line(rows=[[6, 13], [20], [30, 33, 34], [40]])}),
+     ["rows [[6, 13], [20], [30, 33, 34], [40]] are not where its start_rows and played"]),
+    (json.dumps({"ask": "card", "view": view_line(penalties=[0, 10, 0])}),
+     ["seat 2 10 bullheads, fewer than the 11 its played turns took"]),
+    (json.dumps({"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
+                                                            revealed=[2, 5, 60])}),
+     ["card 5 is not the lowest of the turn's cards [2, 5, 60]"]),
 ])
 def test_a_malformed_message_ends_the_engine_in_one_line(line, words):
     assert_input_error(run(["engine", "--bot", "greedy"], line + "\n"), *words)

@@ -26,11 +26,11 @@ import select
 import subprocess
 import time
 import weakref
-from typing import Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..core.jsontext import parse_json
 from ..core.player import Player, PlayerView
-from ..core.rules import GameConfig, target_row
+from ..core.rules import GameConfig, cheapest_row, play_turn, row_bullheads, target_row
 from ..errors import ConfigError, IllegalMoveError, NimmtError, is_integer, quote, quote_json
 from ..limits import MAX_SECONDS
 
@@ -153,6 +153,32 @@ def check_view(view: PlayerView) -> None:
         raise ConfigError(f"the view's {n - 1} other hands of {len(view.hand)} cards need"
                           f" {hidden} unseen cards, only {unseen} are left (the others are"
                           " in hand, on the table, played or out of play)")
+    check_history(view)
+
+
+def check_history(view: PlayerView) -> None:
+    """The earlier turns played by the rules from `start_rows` (each too-low card taking the
+    row of `row_choices`) lead to `rows`, and no seat has fewer bullheads in `penalties` than
+    those turns gave it (more: taken before the start, as a record that begins mid-round)."""
+    rows: List[List[int]] = [list(r) for r in view.start_rows]
+    taken = [0] * view.players
+    for t, (cards, choices) in enumerate(zip(view.played, view.row_choices)):
+        given = list(choices)
+        try:
+            rows, took = play_turn(rows, cards, lambda k, _rows, _card: given[k]
+                                   if given[k] is not None else cheapest_row(_rows))
+        except (ValueError, TypeError):
+            raise ConfigError(f"the view's turn {t + 1} cannot be played on its rows") from None
+        for k, cards_taken in enumerate(took):
+            taken[k] += row_bullheads(cards_taken)
+    if [list(r) for r in view.rows] != rows:
+        raise ConfigError(f"the view's rows {[list(r) for r in view.rows]} are not where its"
+                          f" start_rows and played turns lead: {rows}")
+    short = [k for k in range(view.players) if view.penalties[k] < taken[k]]
+    if short:
+        raise ConfigError(f"the view's penalties give seat {short[0] + 1}"
+                          f" {view.penalties[short[0]]} bullheads, fewer than the"
+                          f" {taken[short[0]]} its played turns took")
 
 
 VIEW_KEYS = ("players", "deck", "threshold", "seat", "turn", "hand", "rows", "start_rows",
@@ -196,6 +222,10 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
                     raise ConfigError(f"a row question's card {card} is not lower than every"
                                       f" row end of the view's rows: it takes no row by"
                                       f" choice")
+                if card != min(view.revealed):
+                    raise ConfigError(f"a row question's card {card} is not the lowest of the"
+                                      f" turn's cards {list(view.revealed)}: the lowest is"
+                                      f" resolved first, and only it can be too low")
                 answer(bot.choose_row(view, card))
         except NimmtError as exc:
             raise type(exc)(f"line {number}: {exc}") from None
