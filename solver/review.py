@@ -326,6 +326,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
             raise errors.ConfigError(f"the players to review must be 1..{start.players}, got"
                                      f" {[k + 1 if errors.is_integer(k) else k for k in wrong]}")
     seats = None if players is None else tuple(sorted(set(players)))
+    judged = tuple(range(start.players)) if seats is None else seats
     progress = progress or ReviewEvents()
     exact = exact_game(start)
     seen = set(start.played) | {c for row in start.rows for c in row}
@@ -344,7 +345,7 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 # the solve leaves time for the estimate that replaces it if it stops
                 allowed = time_limit - min(estimate_seconds, time_limit / 2)
                 try:
-                    review = exact_turn(engine, t, position, outcome, allowed, progress, seats)
+                    review = exact_turn(engine, t, position, outcome, allowed, progress, judged)
                 except SearchLimitError as exc:
                     if exc.interrupted:
                         raise errors.Interrupted() from None
@@ -356,10 +357,10 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
                 searched = time.perf_counter()
                 if exact or reviewer == SEARCH_PLAYER:
                     review = estimated_turn(t, position, outcome, played, exact, iterations,
-                                            seed, why, bounds, progress, seats)
+                                            seed, why, bounds, progress, judged)
                 else:
                     review = network_turn(t, position, start, outcomes[:t], outcome, played,
-                                          reviewer, iterations, seed, seats)
+                                          reviewer, iterations, seed, judged)
                 estimate_seconds = max(estimate_seconds, time.perf_counter() - searched)
             turns.append(replace(review, seconds=round(time.perf_counter() - began, 3),
                                  exact_limit=round(allowed, 3) if allowed else None))
@@ -396,10 +397,10 @@ def too_long(hand_size: int, time_limit: float) -> bool:
 
 # exact turns -------------------------------------------------------------------------------
 def exact_turn(engine: Engine, t: int, position: Position, outcome: TurnOutcome,
-               time_limit: float, progress: ReviewEvents,
-               seats: Optional[Tuple[int, ...]] = None) -> TurnReview:
+               time_limit: float, progress: ReviewEvents, seats: Sequence[int] = (0, 1)
+               ) -> TurnReview:
     """The turn solved within `time_limit` seconds (SearchLimitError when it stops first,
-    or when a played card's value could not be computed in it)."""
+    or when a played card's value could not be computed in it); the plays of `seats`."""
     began = time.perf_counter()
     limit = Limit(seconds=time_limit)
     solution = engine.solve(position, limit, progress.exact, card_values=True)
@@ -412,7 +413,7 @@ def exact_turn(engine: Engine, t: int, position: Position, outcome: TurnOutcome,
                                bounds=(solution.value, solution.value))
     rows = row_reviews(engine, position, outcome, remaining(time_limit, began))
     plays = []
-    for k in range(2) if seats is None else seats:
+    for k in seats:
         best = tuple(sorted(c for c, loss in losses[k].items()
                             if loss is not None and loss <= LOSS_TOLERANCE))
         plays.append(PlayReview(k, cards[k], best, losses[k][cards[k]],
@@ -489,15 +490,13 @@ def view_of(position: Position, k: int, played: Sequence[int], exact: bool) -> P
 
 def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Sequence[int],
                    exact: bool, iterations: int, seed: int, why: Why, bounds,
-                   progress: ReviewEvents, seats: Optional[Tuple[int, ...]] = None
-                   ) -> TurnReview:
-    """Each player's play by the search, from their view (`view_of`), seeded by the seed, the
-    turn and the player: the same review of a record gives the same estimates."""
+                   progress: ReviewEvents, seats: Sequence[int]) -> TurnReview:
+    """The play of each player of `seats` by the search, from their view (`view_of`), seeded
+    by the seed, the turn and the player: the same review of a record gives the same
+    estimates."""
     plays = []
-    for k, card in enumerate(outcome.turn.cards):
-        if seats is not None and k not in seats:
-            continue
-        row = outcome.chosen_rows[k]
+    for k in seats:
+        card, row = outcome.turn.cards[k], outcome.chosen_rows[k]
         if position.hand_size == 1:
             plays.append(forced_play(position, k, card, row))
             continue
@@ -522,20 +521,18 @@ def estimated_turn(t: int, position: Position, outcome: TurnOutcome, played: Seq
 
 def network_turn(t: int, position: Position, start: Position, before: Sequence[TurnOutcome],
                  outcome: TurnOutcome, played: Sequence[int], reviewer: str, iterations: int,
-                 seed: int, seats: Optional[Tuple[int, ...]] = None) -> TurnReview:
-    """Each player's play by the network search `reviewer`, from their view of the round so
-    far (`record_view`: their hand, every card and row choice of the earlier turns), seeded
-    by the seed, the turn and the player. A card's loss is its mean over the worlds minus the
-    lowest mean; its interval is that of the mean difference, world by world (every card is
-    played on the same worlds)."""
+                 seed: int, seats: Sequence[int]) -> TurnReview:
+    """The play of each player of `seats` by the network search `reviewer`, from their view
+    of the round so far (`record_view`: their hand, every card and row choice of the earlier
+    turns), seeded by the seed, the turn and the player. Every card is played on the same
+    worlds; a card not best loses `split_loss` (against the best card of the other half of
+    the worlds), its interval that of the difference, world by world."""
     from .learn.search import card_totals
     from .play.bots import make_bot
     plays = []
     worlds = None
-    for k, card in enumerate(outcome.turn.cards):
-        if seats is not None and k not in seats:
-            continue
-        row = outcome.chosen_rows[k]
+    for k in seats:
+        card, row = outcome.turn.cards[k], outcome.chosen_rows[k]
         if position.hand_size == 1:
             plays.append(forced_play(position, k, card, row))
             continue
