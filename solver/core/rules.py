@@ -148,6 +148,15 @@ def play_turn(rows: Sequence[Sequence[int]], cards: Sequence[int], choose_row: R
     return rows, taken
 
 
+def recorded_chooser(choices: Sequence[Optional[int]]) -> RowChooser:
+    """A record's row choices as a chooser: the row given for a player, else (none given)
+    the cheapest row, the lowest number among equals."""
+    def choose(player: int, rows: List[List[int]], card: int) -> int:
+        given = choices[player]
+        return cheapest_row(rows) if given is None else int(given)      # numpy ints too
+    return choose
+
+
 def fewest_bullheads_chooser(player: int, rows: List[List[int]], card: int) -> int:
     """The default row choice: fewest bullheads, lowest number among equals."""
     return cheapest_row(rows)

@@ -9,7 +9,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from .. import errors
 from .position import MAX_PENALTY, OPTIONAL_KEYS, Position
-from .rules import ROWS, cheapest_row, play_turn, row_bullheads
+from .rules import ROWS, play_turn, recorded_chooser, row_bullheads
 
 
 @dataclass(frozen=True)
@@ -84,9 +84,10 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
                                                 f" {errors.quote_json(card)}, which is {why}")
     chosen: List[Optional[int]] = [None] * position.players
 
+    recorded = recorded_chooser(turn.row_choices)
+
     def choose(player: int, rows: List[List[int]], card: int) -> int:
-        given = turn.row_choices[player]
-        chosen[player] = cheapest_row(rows) if given is None else int(given)   # numpy ints
+        chosen[player] = recorded(player, rows, card)
         return chosen[player]
 
     taken_rows: List[Optional[int]] = [None] * position.players

@@ -30,7 +30,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from ..core.jsontext import parse_json
 from ..core.player import Player, PlayerView
-from ..core.rules import GameConfig, cheapest_row, play_turn, row_bullheads, target_row
+from ..core.rules import GameConfig, play_turn, recorded_chooser, row_bullheads, target_row
 from ..errors import ConfigError, IllegalMoveError, NimmtError, is_integer, quote, quote_json
 from ..limits import MAX_SECONDS
 
@@ -163,17 +163,16 @@ def check_history(view: PlayerView) -> None:
     rows: List[List[int]] = [list(r) for r in view.start_rows]
     taken = [0] * view.players
     for t, (cards, choices) in enumerate(zip(view.played, view.row_choices)):
-        given = list(choices)
         try:
-            rows, took = play_turn(rows, cards, lambda k, _rows, _card: given[k]
-                                   if given[k] is not None else cheapest_row(_rows))
+            rows, took = play_turn(rows, cards, recorded_chooser(choices))
         except (ValueError, TypeError):
             raise ConfigError(f"the view's turn {t + 1} cannot be played on its rows") from None
         for k, cards_taken in enumerate(took):
             taken[k] += row_bullheads(cards_taken)
-    if [list(r) for r in view.rows] != rows:
-        raise ConfigError(f"the view's rows {[list(r) for r in view.rows]} are not where its"
-                          f" start_rows and played turns lead: {rows}")
+    now = [list(r) for r in view.rows]
+    if now != rows:
+        raise ConfigError(f"the view's rows {now} are not where its start_rows and played"
+                          f" turns lead: {rows}")
     short = [k for k in range(view.players) if view.penalties[k] < taken[k]]
     if short:
         raise ConfigError(f"the view's penalties give seat {short[0] + 1}"
@@ -256,8 +255,8 @@ def launch_all(players: Sequence[Player]) -> None:
     """Start the programs of a table's program bots together, before the first question, so
     that their start-ups overlap."""
     for player in players:
-        if isinstance(player, ProgramBot) and player._process is None:
-            player._start()
+        if isinstance(player, ProgramBot):
+            player.launch()
 
 
 def end_all_input(players: Sequence[Player]) -> None:
@@ -295,6 +294,11 @@ class ProgramBot(Player):
             self._finalizer.detach()
             _stop(self._process, self._input_ended)
             self._process = None
+
+    def launch(self) -> None:
+        """Start the program now, if it is not running (else at its first question)."""
+        if self._process is None:
+            self._start()
 
     def end_input(self) -> None:
         """Close the program's input (the game is over) without waiting for it to end."""
@@ -339,8 +343,7 @@ class ProgramBot(Player):
                 self._ended(view, "before it was asked")
 
     def _ask(self, message: Dict[str, Any], view: PlayerView, what: str) -> Any:
-        if self._process is None:
-            self._start()
+        self.launch()
         self._check_nothing_more(view)
         self._send(message, view)
         line = self._read_line(view, what)
@@ -363,17 +366,11 @@ class ProgramBot(Player):
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([fd], [], [], left)[0]:
                 self.close()
-                partial = self._buffer.decode("utf-8", "replace").strip()
-                unended = (f" (it wrote {quote(partial, 40)} without the newline that ends"
-                           f" an answer)" if partial else "")
                 raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) did not answer"
-                                       f" {what} within {self.seconds:g} s{unended}")
+                                       f" {what} within {self.seconds:g} s{self._unended()}")
             data = os.read(fd, 65536)
             if not data:
-                partial = self._buffer.decode("utf-8", "replace").strip()
-                self._ended(view, f"without answering {what}" + (
-                    f" (it wrote {quote(partial, 40)} without the newline that ends an answer)"
-                    if partial else ""))
+                self._ended(view, f"without answering {what}{self._unended()}")
             self._buffer += data
             if len(self._buffer) > MAX_LINE:
                 self.close()
@@ -381,6 +378,12 @@ class ProgramBot(Player):
                                        f" {MAX_LINE} bytes for {what}")
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
+
+    def _unended(self) -> str:
+        """What a message adds when the program left a line without its newline."""
+        partial = self._buffer.decode("utf-8", "replace").strip()
+        return (f" (it wrote {quote(partial, 40)} without the newline that ends an answer)"
+                if partial else "")
 
     def _check_nothing_more(self, view: PlayerView) -> None:
         """Refuse a line that no question asked for (two lines to one question): taken as
