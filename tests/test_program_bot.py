@@ -62,6 +62,8 @@ for line in sys.stdin:
     elif mode == "unended":             # no newline
         sys.stdout.write(str(min(message["view"]["hand"])))
         sys.stdout.flush()
+    elif mode == "digits":              # more digits than Python reads as a number
+        print("7" * 5000, flush=True)
     elif mode == "stray":               # a line of its own, then the answer
         print("ready", flush=True)
         print(min(message["view"]["hand"]), flush=True)
@@ -129,6 +131,7 @@ def test_the_program_is_told_its_view_and_each_round(tmp_path, monkeypatch):
     ("string", ["answered '\"", "\"' for a card: not an integer"]),
     ("unended", ["did not answer a card within 0.5 s (it wrote '", "without the newline"]),
     ("stray", ["answered 'ready' for a card: not an integer"]),
+    ("digits", ["answered '777", "for a card: not in its hand"]),
 ])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_program_that_answers_badly_stops_the_game_in_one_line(tmp_path, monkeypatch, mode,

@@ -22,6 +22,7 @@ Its standard error is the terminal's: a program may print its own diagnostics th
 """
 import json
 import os
+import re
 import select
 import subprocess
 import time
@@ -37,6 +38,7 @@ from ..limits import MAX_SECONDS
 DEFAULT_SECONDS = 60.0      # to answer one question: a program that hangs stops the game
 CLOSE_SECONDS = 2.0         # after its input closes, before a program still running is killed
 MAX_LINE = 1 << 20          # an answer longer than this is no card
+DIGITS = re.compile(rb"-?[0-9]+")
 
 
 def view_dict(view: PlayerView) -> Dict[str, Any]:
@@ -353,9 +355,12 @@ class ProgramBot(Player):
             answer = None
         if not is_integer(answer):            # said as the program wrote it
             self.close()
+            # more digits than Python reads as a number are still an integer: no card, no row
+            why = ("not in its hand" if what == "a card" else "must be 0..3") \
+                if DIGITS.fullmatch(line.strip()) else "not an integer"
             raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) answered"
                                    f" {quote(line.decode('utf-8', 'replace').strip(), 40)}"
-                                   f" for {what}: not an integer")
+                                   f" for {what}: {why}")
         self._check_nothing_more(view)        # a second line for the same question
         return answer
 
