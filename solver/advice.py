@@ -223,13 +223,18 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
         raise ConfigError(f"--revealed: player {viewer + 1}'s {card} is not lower than every"
                           f" row end and every other card of the turn: it takes no row by"
                           f" choice")
-    seen = set(position.played) | {c for row in position.rows for c in row} | set(hand)
-    stray = [c for k, c in enumerate(revealed) if k != viewer and (c in seen or not
-                                                                  1 <= c <= position.deck)]
-    if stray:
-        raise ConfigError(f"--revealed: the others' cards must be cards never seen, and"
-                          f" {stray[0]} is seen (on the rows, in your hand or played) or"
-                          f" outside 1..{position.deck}")
+    unseen = set(position.unseen_cards())
+    for k, c in enumerate(revealed):
+        other = position.hands[k]
+        if k == viewer:
+            continue
+        if other is not None and c not in other:      # a hand the position shows
+            raise ConfigError(f"--revealed: player {k + 1}'s card {c} is not in their hand"
+                              f" {list(other)}")
+        if other is None and c not in unseen:
+            raise ConfigError(f"--revealed: a hidden hand's card must be a card never seen,"
+                              f" and player {k + 1}'s {c} is seen (on the rows, in a hand or"
+                              f" played) or outside 1..{position.deck}")
     if len(set(revealed)) != len(revealed):
         raise ConfigError("--revealed: a card is given twice")
     base = view or position_view(position, viewer)

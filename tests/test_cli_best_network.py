@@ -216,9 +216,14 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
     for cards, words in [("5 33 70", "3 cards for 4 players"),
                          ("21 33 70 104", "21 is not lower than every row end"),
                          ("6 33 70 104", "card 6 is not in their hand"),
-                         ("5 20 70 104", "20 is seen"), ("5 33 33 104", "given twice"),
+                         ("5 20 70 104", "player 2's 20 is seen"),
+                         ("5 33 33 104", "given twice"),
                          ("a b c d", "cards as numbers")]:
         assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", cards]), words)
+    shown = FOUR_PLAYERS.replace("101, ?,", "101, 1 2 3 4 6 7 8 9 12 13,")   # player 2's
+    for cards, words in [("5 33 70 104", "player 2's card 33 is not in their hand"),
+                         ("5 6 7 104", "player 3's 7 is seen")]:
+        assert_input_error(run(["best", shown, "--revealed", cards]), words)
     assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", "5 33 70 104", "--seconds",
                             "1"]), "--seconds cannot be used with --revealed")
     assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "1 2"]),
