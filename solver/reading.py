@@ -29,11 +29,18 @@ def load_position(source: str) -> Position:
     return load_position_or_record(source, records=False)[0]
 
 
-def load_position_or_record(source: str,
-                            records: bool = True) -> Tuple[Position, Optional[PlayerView]]:
+def load_position_or_record(source: str, records: bool = True,
+                            round_number: Optional[int] = None, turns: Optional[int] = None,
+                            viewer: Optional[int] = None
+                            ) -> Tuple[Position, Optional[PlayerView]]:
     """A position read as `load_position` does, and None; or, for a game record, the position
     after its turns and its viewer's view of the round (`core.record.record_view`: the
-    `viewer` key, else the first visible hand). With `records` False a record is refused."""
+    `viewer` key, else the first visible hand). With `records` False a record is refused.
+    `round_number` picks a round of a file of several (`load_record`), `turns` keeps its
+    first turns only, `viewer` (0-based) is the seat whose view it is, the other hands hidden:
+    any of them needs a record."""
+    if (round_number, turns, viewer) != (None, None, None):
+        return _record_at(source, round_number, turns, viewer)
     inline = is_inline(source)
     text = source if inline else read_source(source)
     if text.lstrip().startswith(JSON_STARTS) or not text.strip() or is_json_scalar(text):
@@ -51,6 +58,34 @@ def load_position_or_record(source: str,
     return Position.from_text(text), None
 
 
+def _record_at(source: str, round_number: Optional[int], turns: Optional[int],
+               viewer: Optional[int]) -> Tuple[Position, PlayerView]:
+    data = load_record(source, round_number)
+    if not (isinstance(data, dict) and "turns" in data):
+        given = [name for name, value in (("--round", round_number), ("--turns", turns),
+                                          ("--viewer", viewer)) if value is not None]
+        raise errors.RecordError(f"{', '.join(given)} needs a game record, and"
+                                 f" {_source_name(source)} holds a position")
+    start, outcomes = replay_steps(data)
+    if turns is not None:
+        if turns > len(outcomes):
+            raise errors.RecordError(f"--turns {turns}: the record has"
+                                     f" {errors.plural(len(outcomes), 'turn')}")
+        outcomes = outcomes[:turns]
+    if viewer is not None and viewer >= start.players:
+        raise errors.RecordError(f"--viewer {viewer + 1}: the record has {start.players}"
+                                 f" players")
+    seat = start.visible_seat(viewer, "record", errors.RecordError)
+    now = position_after(start, outcomes)
+    if viewer is not None:
+        now = now.seen_by(seat)
+    return now, record_view(start, outcomes, seat)
+
+
+def _source_name(source: str) -> str:
+    return "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+
+
 def _refuse_json_lines(text: str, source: str, inline: bool) -> None:
     """A file of JSON values one a line (positions, rounds), where one position is read: said
     so, with the commands that read such files, rather than as a JSON error at line 2."""
@@ -61,12 +96,11 @@ def _refuse_json_lines(text: str, source: str, inline: bool) -> None:
         parse_json(lines[0])
     except errors.JsonFormatError:
         return
-    given = "the position given" if inline else \
-        "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    given = "the position given" if inline else _source_name(source)
     raise errors.PositionError(
         f"{given} holds {len(lines)} lines of JSON, not one position: a file of positions, one"
-        " a line, is for 'nimmt batch solve'; one of rounds, for 'nimmt replay' or 'nimmt"
-        " review' with --round N")
+        " a line, is for 'nimmt batch solve'; one of rounds, for 'nimmt best', 'nimmt replay'"
+        " or 'nimmt review' with --round N")
 
 
 def _record_given(source: str, inline: bool) -> str:
@@ -137,7 +171,7 @@ def read_source(source: str, what: str = "a position") -> str:
     """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
     stderr says what is read and how to end it: the command would wait silently otherwise);
     at most MAX_INPUT bytes, so that an endless input ends in an error, not out of memory."""
-    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    name = _source_name(source)
     try:
         if source == "-":
             if sys.stdin is None:                     # started with stdin closed
@@ -168,7 +202,7 @@ def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, An
     the games file of `nimmt tournament --out`): `round_number` (1 first; -1 the last)
     picks one, and is needed when there are more than one."""
     text = read_source(source, "a game record")
-    name = "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
+    name = _source_name(source)
     try:
         data = parse_json(text)
     except errors.JsonFormatError:

@@ -228,3 +228,32 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
                             "1"]), "--seconds cannot be used with --revealed")
     assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "1 2"]),
                        "--revealed is for a hidden hand")
+
+
+def test_a_round_of_a_games_file_turns_and_viewer(tmp_path):
+    """`best FILE --round N --turns T --viewer K`: the advice for the record cut to T turns,
+    every hand but K's hidden, as if that record had been given."""
+    games = tmp_path / "games.jsonl"
+    out = run(["tournament", "-n", "4", "--bots", "greedy,random", "--games", "1", "--seed",
+               "3", "--out", str(games)])
+    assert out.exit_code == 0, out.stderr
+    record = json.loads(games.read_text().splitlines()[1])["records"][1]
+    assert all(hand is not None for hand in record["hands"])
+    cut = dict(record, turns=record["turns"][:4], viewer=2,
+               hands=[h if k == 1 else None for k, h in enumerate(record["hands"])])
+    picked = run(["best", str(games), "--round", "2", "--turns", "4", "--viewer", "2", "--json"])
+    assert picked.exit_code == 0, picked.stderr
+    advice, expected = json.loads(picked.stdout), best_json(json.dumps(cut))
+    advice.pop("seconds"), expected.pop("seconds")
+    assert advice == expected and advice["viewer"] == 2
+    for options, words in [([], ["holds 2 lines of JSON", "'nimmt best'", "--round N"]),
+                           (["--round", "4"], ["holds 3 rounds"]),
+                           (["--round", "1", "--turns", "11"], ["11 is not in the range"]),
+                           (["--round", "1", "--viewer", "5"], ["--viewer 5: the record has 4"
+                                                                " players"])]:
+        assert_input_error(run(["best", str(games), *options]), *words)
+    seen_by_1 = str(POSITIONS_DIR / "records" / "four_players_seen_by_1.json")
+    assert_input_error(run(["best", seen_by_1, "--turns", "6"]), "the record has 5 turns")
+    assert_input_error(run(["best", seen_by_1, "--viewer", "2"]), "player 2's hand is hidden")
+    assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--turns", "1"]),
+                       "--turns needs a game record")

@@ -198,8 +198,13 @@ def check_options_apply(exact: bool, given: dict, deduced: bool = False) -> None
               help="This turn's cards, one a player in seat order (\"3 45 67 88\"), when the"
                    " viewer's is lower than every row end: which row to take (a hidden hand;"
                    " --bot and --seed apply).")
+@round_option
+@click.option("--turns", type=click.IntRange(0, 10), default=None, metavar="N",
+              help="A game record's first N turns only: the advice for turn N + 1.")
+@click.option("--viewer", type=click.IntRange(1, 10), default=None, metavar="K",
+              help="A game record as player K saw it: the other hands hidden.")
 def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt_mb, threads,
-         iterations, seconds, seed, jobs, bot, revealed):
+         iterations, seconds, seed, jobs, bot, revealed, round_number, turns, viewer):
     """What should be played in POSITION?
 
     2 players with both hands visible: the exact solver, for each player: cards with their
@@ -216,18 +221,22 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
 
     POSITION may be a game record (the other hands null: the round as the viewer saw it):
     the advice is for the position after its turns, and the `belief` bot weighs the deals of
-    the hidden hands by the cards the others played in them.
+    the hidden hands by the cards the others played in them. A file of rounds (`play
+    --record`, `tournament --out`) needs --round N; --turns N stops after turn N, --viewer K
+    hides every hand but player K's.
 
     \b
     Examples:
       nimmt best positions/example.json
       echo '104; 20, 92, 65, 103; 5 10 11 21 24 37 40 53 85 101, ?, ?, ?' | nimmt best - --seconds 2
       nimmt best positions/records/four_players_seen_by_1.json
+      nimmt best games.jsonl --round 2 --turns 4 --viewer 1
     """
     from ..advice import advise, uses_exact_solver
     from ..text.advice import format_advice
 
-    game, view = load_position_or_record(position)
+    game, view = load_position_or_record(position, round_number=round_number, turns=turns,
+                                         viewer=None if viewer is None else viewer - 1)
     game, deduced = game.deduced()     # 2 players, 24 cards: a hidden hand may be known
     exact = uses_exact_solver(game)
     if revealed is not None:

@@ -89,10 +89,7 @@ def deal_command(players, variant, seed, output, count, cards, out, viewer):
         if viewer is not None:
             if viewer > players:
                 raise errors.NimmtError(f"--viewer {viewer}: the deal has {players} players")
-            hands = [list(h) if k == viewer - 1 else None for k, h in enumerate(position.hands)]
-            position = Position.create([list(r) for r in position.rows], hands,
-                                       list(position.penalties), position.deck,
-                                       {"viewer": viewer})
+            position = position.seen_by(viewer - 1)
         click.echo(format_position(position, output))
         return
     if viewer is not None:

@@ -108,6 +108,15 @@ class Position:
         deck, rows, hands, penalties = parse_notation(text)
         return cls.create(rows, hands, penalties, deck)
 
+    def seen_by(self, seat: int) -> "Position":
+        """The position as seat `seat` (0-based) sees it: the other hands hidden, `viewer` set."""
+        seat = self.visible_seat(seat)
+        hands = [list(h) if k == seat else None for k, h in enumerate(self.hands)]
+        extra = {key: value for key, value in self.extra.items() if key != "to_move"}
+        extra["viewer"] = seat + 1
+        return Position.create([list(r) for r in self.rows], hands, list(self.penalties),
+                               self.deck, extra)
+
     # views ----------------------------------------------------------------------------------
     @property
     def players(self) -> int:
