@@ -214,6 +214,9 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
     if len(revealed) != position.players:
         raise ConfigError(f"--revealed: {len(revealed)} cards for {position.players} players"
                           f" (this turn's cards, one a player, in seat order)")
+    outside = [c for c in revealed if not 1 <= c <= position.deck]
+    if outside:
+        raise ConfigError(f"--revealed: card {outside[0]} is outside 1..{position.deck}")
     card = revealed[viewer]
     hand = position.hands[viewer]
     if card not in hand:
@@ -234,7 +237,7 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
         if other is None and c not in unseen:
             raise ConfigError(f"--revealed: a hidden hand's card must be a card never seen,"
                               f" and player {k + 1}'s {c} is seen (on the rows, in a hand or"
-                              f" played) or outside 1..{position.deck}")
+                              f" played)")
     if len(set(revealed)) != len(revealed):
         raise ConfigError("--revealed: a card is given twice")
     base = view or position_view(position, viewer)

@@ -158,19 +158,35 @@ def read_line(stream: Any, what: str) -> str:
     return line
 
 
+def not_utf8(line: str) -> bool:
+    """A line decoded with surrogates for its bytes that are not UTF-8 (stdin's way, and
+    `read_source(by_line=True)`) holds some."""
+    return not line.isascii() and any("\udc80" <= ch <= "\udcff" for ch in line)
+
+
 def read_lines(stream: Any, what: str) -> Iterator[str]:
-    """Every line of `stream`, each by `read_line`."""
+    """Every line of `stream`, each by `read_line`, the byte order mark of some editors
+    dropped; a line that is not UTF-8 (stdin's undecodable bytes come as surrogates) is
+    refused."""
+    number = 0
     while True:
         line = read_line(stream, what)
         if not line:
             return
+        number += 1
+        if number == 1:
+            line = line.removeprefix("\ufeff")
+        if not_utf8(line):
+            raise errors.NimmtError(f"{what}: line {number} is not UTF-8 text")
         yield line
 
 
-def read_source(source: str, what: str = "a position") -> str:
+def read_source(source: str, what: str = "a position", by_line: bool = False) -> str:
     """The text of a file, or of stdin when `source` is '-' (on a terminal, first a line on
     stderr says what is read and how to end it: the command would wait silently otherwise);
-    at most MAX_INPUT bytes, so that an endless input ends in an error, not out of memory."""
+    at most MAX_INPUT bytes, so that an endless input ends in an error, not out of memory.
+    Text that is not UTF-8 is refused; with `by_line` its bytes are kept as surrogates
+    (`not_utf8`), for the caller to refuse the lines that hold them."""
     name = _source_name(source)
     try:
         if source == "-":
@@ -188,7 +204,7 @@ def read_source(source: str, what: str = "a position") -> str:
         if len(data) > MAX_INPUT:
             raise errors.NimmtError(f"{name} holds more than {MAX_INPUT:,} bytes: too much"
                                     f" for {what}")
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", "surrogateescape" if by_line else "strict")
     except OSError as exc:
         raise errors.NimmtError(f"cannot read {name}: {exc.strerror}") from None
     except UnicodeError:

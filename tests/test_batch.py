@@ -308,15 +308,44 @@ def test_a_byte_order_mark_before_the_results_is_read_past(tmp_path):
     assert again.exit_code == 0 and "this run 0 solved" in again.stderr
 
 
-def test_a_solved_line_without_its_value_is_not_a_result(tmp_path):
+@pytest.mark.parametrize("damage", ["no value", "NaN"])
+def test_a_solved_line_without_its_value_is_not_a_result(tmp_path, damage):
     source = write_input(tmp_path, deal_lines(3, 14))
     out = tmp_path / "out.jsonl"
     assert run(["batch", "solve", str(source), "--out", str(out)]).exit_code == 0
     first = json.loads(out.read_text().splitlines()[0])
-    del first["value"]
+    if damage == "NaN":
+        first["value"] = float("nan")            # written NaN: JSON for Python, no number
+    else:
+        del first["value"]
     out.write_text(json.dumps(first) + "\n")
     assert_input_error(run(["batch", "solve", str(source), "--out", str(out)]),
                        "its line 1 is not a whole result", "remove that line")
+
+
+def test_a_line_not_utf8_a_known_hidden_hand_and_an_ended_round(tmp_path):
+    """A line of bytes that are not UTF-8 is one line that is no position, not a refused
+    input; a hidden hand the cards seen make known is filled in, as solve does; a round
+    already over is solved (value 0) and reported."""
+    known = ('{"deck": 24, "rows": [[3, 10], [7], [12, 15, 18], [21]], "hands": [[1, 2, 4],'
+             ' null], "played": [9, 11, 13, 14, 16, 17, 19, 20, 22, 23, 24]}')
+    source = tmp_path / "in.txt"
+    source.write_bytes(known.encode() + b"\n\xff\xfe\n24; 1, 8, 5 7, 10; -, -\n")
+    out = tmp_path / "out.jsonl"
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 5, result.stderr
+    records = {r["line"]: r for r in read_results(out)}
+    assert records[1]["status"] == "solved"
+    assert records[1]["position"] == "24; 3 10, 7, 12 15 18, 21; 1 2 4, 5 6 8; 0 0"
+    assert records[1]["value"] == json.loads(run(["solve", known, "--json"]).stdout)["value"]
+    assert records[2]["status"] == "error" and "not UTF-8" in records[2]["error"]
+    assert (records[3]["status"], records[3]["value"], records[3]["strategies"]) == \
+        ("solved", 0.0, [[], []])
+    again = run(["batch", "solve", str(source), "--out", str(out)])
+    assert again.exit_code == 5 and "(3 done before)" in again.stderr
+    report = run(["batch", "report", str(out)])
+    assert report.exit_code == 0, report.stderr
+    assert "3 results: 2 solved" in report.stdout
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="a named pipe")

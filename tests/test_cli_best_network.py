@@ -218,6 +218,7 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
                          ("6 33 70 104", "card 6 is not in their hand"),
                          ("5 20 70 104", "player 2's 20 is seen"),
                          ("5 33 33 104", "given twice"),
+                         ("5 30 41 0", "card 0 is outside 1..104"),
                          ("a b c d", "cards as numbers")]:
         assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", cards]), words)
     shown = FOUR_PLAYERS.replace("101, ?,", "101, 1 2 3 4 6 7 8 9 12 13,")   # player 2's
@@ -228,6 +229,14 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
                             "1"]), "--seconds cannot be used with --revealed")
     assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "1 2"]),
                        "--revealed is for a hidden hand")
+
+
+@pytest.mark.parametrize("key", ["penalties", "scores"])
+def test_penalties_and_scores_past_the_networks_int16_are_advised(key):
+    """The networks' raw arrays hold them in int16; a position may give up to 1,000,000."""
+    position = json.loads(Position.from_text(FOUR_PLAYERS).to_json())
+    position[key] = [1_000_000, 32_768, 0, 5]
+    assert best_json(json.dumps(position))["play"] in HAND
 
 
 def test_a_round_of_a_games_file_turns_and_viewer(tmp_path):

@@ -40,6 +40,17 @@ def test_a_misspelt_key_is_refused_naming_the_key_it_misspells(key, closest):
         assert allowed in message
 
 
+@pytest.mark.parametrize("key", ["turn", "Turns", "trns", "moves"])
+def test_a_record_s_turns_misspelt_are_not_read_as_a_position(key):
+    """A record whose "turns" is misspelt would be the position at the round's start: refused,
+    with the key it misspells."""
+    data = dict(RECORD)
+    data[key] = data.pop("turns")
+    with pytest.raises(errors.UnknownKeyError, match=f'unknown key "{key}" in position \\(did'
+                                                     ' you mean "turns", the turns of a game'):
+        Position.from_dict(data)
+
+
 @pytest.mark.parametrize("notes", [{"note": "x"}, {"comment": [1, {"a": None}]},
                                    {"engine": "another", "id": 7}, {"values": 1.5},
                                    {"strategy": []}, {"Rows": 1}, {"penalty": [1, 0]},

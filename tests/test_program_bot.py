@@ -3,6 +3,7 @@ A program that plays as a Python bot plays the same games; what it is told is th
 view; a program that answers badly, ends or hangs stops the game with one line."""
 import json
 import os
+import subprocess
 import sys
 
 import pytest
@@ -152,6 +153,7 @@ def test_a_spec_without_a_runnable_program_is_refused_before_any_game(tmp_path):
     text.write_text("not a program")
     for spec, words in [("program", ["needs the program", "program:path=FILE"]),
                         (f"program:path={tmp_path / 'missing'}", ["no program file"]),
+                        (f"program:path={tmp_path}", ["is a directory, not a program file"]),
                         (f"program:path={text}", ["not executable", "chmod +x"]),
                         ("program:path=x:seconds=0", ["seconds must be in"]),
                         ("program:path=", ["bad value"])]:
@@ -252,7 +254,8 @@ def test_the_engine_answers_as_its_bot_would():
      ["one list of 3 a turn"]),
     (json.dumps({"ask": "card", "view": view_line(row_choices=[[4, None, None]] * 3)}),
      ["rows 0..3 or null"]),
-    (json.dumps({"ask": "card", "view": view_line(penalties=[0, -1, 0])}), ["negative"]),
+    (json.dumps({"ask": "card", "view": view_line(penalties=[0, -1, 0])}),
+     ["penalties and scores must be 0..1,000,000"]),
     (json.dumps({"ask": "card", "view": view_line(rows=[[6, 13], [20], [30, 33, 34], [40]])}),
      ["rows [[6, 13], [20], [30, 33, 34], [40]] are not where its start_rows and played"]),
     (json.dumps({"ask": "card", "view": view_line(penalties=[0, 10, 0])}),
@@ -260,9 +263,34 @@ def test_the_engine_answers_as_its_bot_would():
     (json.dumps({"ask": "row", "card": 5, "view": view_line(hand=[9, 61, 77, 80, 90, 100],
                                                             revealed=[2, 5, 60])}),
      ["card 5 is not the lowest of the turn's cards [2, 5, 60]"]),
+    (json.dumps({"ask": "card", "view": view_line(penalties=[0, 10 ** 30, 0])}),
+     ["penalties and scores must be 0..1,000,000"]),
+    (json.dumps({"ask": "card", "view": view_line(scores=[1_000_001, 0, 0])}),
+     ["penalties and scores must be 0..1,000,000"]),
+    (json.dumps({"ask": "card", "view": view_line(out_of_play=[1, 1])}),
+     ["out_of_play must hold each card once"]),
+    (json.dumps({"ask": "card", "view": view_line(out_of_play=[20])}),
+     ["out_of_play", "none of them on the rows or played"]),
+    (json.dumps({"ask": "card", "view": view_line(out_of_play=[12])}),
+     ["out_of_play", "none of them on the rows or played"]),
+    (json.dumps({"ask": "card", "view": view_line(row_choices=[[2, None, None], [None, 0, None],
+                                                               [None, None, None]])}),
+     ["turn 1 gives a row choice to seat 1, whose card 11 was not lower"]),
+    (json.dumps({"ask": "card", "tell": "round_over", "view": view_line()}),
+     ['asks ("ask") or tells ("tell"), not both']),
 ])
 def test_a_malformed_message_ends_the_engine_in_one_line(line, words):
     assert_input_error(run(["engine", "--bot", "greedy"], line + "\n"), *words)
+
+
+def test_the_engine_reads_utf_8_lines_a_byte_order_mark_aside():
+    line = json.dumps({"ask": "card", "view": view_line()}).encode()
+    for data, status, words in [(b"\xef\xbb\xbf" + line + b"\n", 0, ""),
+                                (line[:-2] + b'"\xff"}\n', 2, "line 1 is not UTF-8 text")]:
+        done = subprocess.run([sys.executable, "-m", "solver", "engine", "--bot", "greedy"],
+                              input=data, capture_output=True, timeout=60)
+        assert done.returncode == status, done.stderr
+        assert words in done.stderr.decode() and len(done.stderr.splitlines()) == status // 2
 
 
 def test_the_engine_s_seed_comes_from_the_environment(monkeypatch):

@@ -1,5 +1,6 @@
 """A solve's saved work (solver/exact/progress.py): a stopped solve started again from its
 progress file gives the same answer with less work, and a wrong file is refused."""
+import hashlib
 import json
 import os
 import signal
@@ -123,6 +124,13 @@ def test_wrong_progress_files_are_refused(tmp_path):
         Engine(position, progress_file=damaged)
     with pytest.raises(NimmtError, match="canonical"):
         Engine(position, progress_file=path, no_canonical=True)
+    # a record written twice (an edited file) is one entry, not one the table had no room for
+    twice = str(tmp_path / "twice.npz")
+    doubled = np.concatenate([fields["records"], fields["records"][:RECORD.itemsize]])
+    np.savez(twice, **dict(fields, records=doubled, digest=np.array(
+        hashlib.sha256(doubled.tobytes()).hexdigest())))
+    with Engine(position, progress_file=twice) as engine:
+        assert engine.loaded == engine.in_file == len(fields["records"]) // RECORD.itemsize
 
 
 def test_an_empty_file_is_no_progress_and_a_killed_save_s_temporary_goes(tmp_path):

@@ -161,7 +161,9 @@ def test_a_torn_first_line_is_replaced(tmp_path, fresh):
     out = tmp_path / "games.jsonl"
     run(ARGS + ["--out", str(out)])
     out.write_text(lines(out)[0][:30])            # killed while the first line was written
-    assert summary(run(ARGS + ["--out", str(out)])) == fresh
+    again = run(ARGS + ["--out", str(out)])
+    assert summary(again) == fresh
+    assert "removed a torn last line (30 bytes)" in again.stderr
 
 
 def test_a_last_game_without_its_newline_is_kept(tmp_path, fresh):

@@ -254,6 +254,8 @@ def read_position(text: str, where: str) -> Position:
 def support_sizes(strategies: Any, position: Position, where: str) -> Tuple[int, int]:
     """Each player's support size, once its strategy is checked: cards of that player's hand,
     each once, with probabilities in (0, 1] that add up to 1."""
+    if position.hand_size == 0 and strategies == [[], []]:     # the round is over
+        return 0, 0
     if not (isinstance(strategies, list) and len(strategies) == 2
             and all(isinstance(s, list) and s for s in strategies)):
         raise errors.NimmtError(f"{where}: strategies are not two lists of cards")

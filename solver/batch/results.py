@@ -9,6 +9,7 @@ workers lost) does not make its line done: the resumed run solves it again and a
 new result, which stands in place of the old one when `read` reads the lines back for a
 report (leaving a torn last line in place).
 """
+import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Set, Tuple
 
@@ -41,7 +42,8 @@ def _is_whole(record: Dict[str, Any]) -> bool:
     value = record.get("value")
     return record.get("status") in STATUSES and (
         record["status"] != "solved"
-        or isinstance(value, (int, float)) and not isinstance(value, bool))
+        or isinstance(value, (int, float)) and not isinstance(value, bool)
+        and math.isfinite(value))
 
 
 class ResultsFile(LineFile):

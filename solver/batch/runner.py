@@ -20,6 +20,7 @@ from ..core.position import Position
 from ..exact.engine import Engine, check_solvable
 from ..exact.solution import RowChoice
 from ..limits import Limit
+from ..reading import not_utf8
 from .memory import TablePlan
 from ..workers import run_workers
 from .results import ResultsFile
@@ -78,6 +79,8 @@ def read_tasks(text: str) -> List[Task]:
         if not line:
             continue
         try:
+            if not_utf8(line):
+                raise errors.JsonFormatError("the line is not UTF-8 text")
             position = parse_line(line)
         except errors.NimmtError as exc:
             tasks.append(Task(number, line, error=one_line(str(exc))))
@@ -92,6 +95,7 @@ def parse_line(line: str) -> Position:
     if position.deck != DECK:
         raise errors.NotSolvableError(f"not a position of the 2-player 24-card game: deck"
                                       f" {position.deck}, not {DECK}")
+    position, _ = position.deduced()       # a hidden hand the cards seen make known, as solve
     check_solvable(position)
     return position
 

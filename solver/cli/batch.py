@@ -68,7 +68,7 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
         raise errors.NimmtError("--out - : the results must go to a file (a stopped batch"
                                 " resumes from it), not to stdout")
     jobs = jobs or 1
-    tasks = read_tasks(read_source(positions, "positions, one a line"))
+    tasks = read_tasks(read_source(positions, "positions, one a line", by_line=True))
     results = ResultsFile(out)
     results.lock()
     try:

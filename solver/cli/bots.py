@@ -69,8 +69,9 @@ def tournament(players, bots, games, seed, variant, threshold, jobs, as_json, ou
                 games_file.write_game(game, seats, result,
                                       written=lambda: kept.__setitem__(0, kept[0] + 1))
             if games_file.torn_bytes:
-                click.echo(f"tournament: removed a torn last line ({games_file.torn_bytes}"
-                           f" bytes) from {games_file.name}", err=True)
+                click.echo(f"tournament: removed a torn last line"
+                           f" ({errors.plural(games_file.torn_bytes, 'byte')}) from"
+                           f" {games_file.name}", err=True)
             if done:
                 click.echo(f"tournament: resuming: {kept[0]} of {games} games already in"
                            f" {games_file.name}", err=True)

@@ -26,7 +26,8 @@ READ_KEYS = KNOWN_KEYS + OPTIONAL_KEYS
 TYPO_CUTOFF = 0.75          # "penalty" for "penalties" is 0.75, "comment" for "scores" 0.46
 # the whole deck holds 171 bullheads; this leaves room for totals of earlier rounds and keeps
 # every penalty far inside the C int the search player adds bullheads to
-MAX_PENALTY = 1_000_000
+MAX_PENALTY = 1_000_000      # penalties and scores of a position read
+ROUND_ALLOWANCE = 1_000      # what turns may add past it (a 104-card round holds 171 bullheads)
 
 
 def _card(value: Any, deck: int, where: str) -> int:
@@ -62,14 +63,17 @@ class Position:
 
     # construction -------------------------------------------------------------------------
     @classmethod
-    def create(cls, rows, hands, penalties=None, deck=STANDARD_DECK, extra=None) -> "Position":
+    def create(cls, rows, hands, penalties=None, deck=STANDARD_DECK, extra=None, *,
+               penalty_cap: int = MAX_PENALTY + ROUND_ALLOWANCE) -> "Position":
         """From Python values: lists, tuples or numpy arrays alike (`from_dict` takes JSON's
-        lists only)."""
+        lists only). `penalty_cap`: a position read takes MAX_PENALTY, one that turns built
+        may pass it by what a round holds."""
         rows, hands, penalties = _plain(rows), _plain(hands), _plain(penalties)
         deck = _check_deck(deck)
         rows = _check_rows(rows, deck)
         hands = _check_hands(hands, deck)
-        penalties = _check_penalties(penalties, len(hands))
+        penalties = (0,) * len(hands) if penalties is None else _check_per_player(
+            penalties, len(hands), "penalties", "penalty", cap=penalty_cap)
         _check_unique(rows, hands)
         extra = dict(extra or {})
         for key in extra:
@@ -91,13 +95,20 @@ class Position:
             raise errors.RecordGivenError(
                 'a game record (it has "turns") is not a position: replay it for the position'
                 " after its turns (nimmt replay RECORD --json, or solver.replay)")
+        for key in data:            # a record's "turns" misspelt: not taken for a position
+            if key not in READ_KEYS and (close_key(key, ("turns",)) or
+                                         str(key).lower() in ("moves", "history")):
+                raise errors.UnknownKeyError(
+                    f"unknown key {errors.quote_json(key)} in position (did you mean \"turns\","
+                    f" the turns of a game record?); a position's keys are"
+                    f" {', '.join(KNOWN_KEYS)} and the optional {', '.join(OPTIONAL_KEYS)}")
         check_keys(data, READ_KEYS)
         for key in ("rows", "hands"):
             if key not in data:
                 raise errors.MissingKeyError(f"missing key {key!r} in position")
         extra = {k: v for k, v in data.items() if k not in KNOWN_KEYS}
         return cls.create(data["rows"], data["hands"], data.get("penalties"),
-                          data.get("deck", STANDARD_DECK), extra)
+                          data.get("deck", STANDARD_DECK), extra, penalty_cap=MAX_PENALTY)
 
     @classmethod
     def from_json(cls, text: str) -> "Position":
@@ -106,7 +117,7 @@ class Position:
     @classmethod
     def from_text(cls, text: str) -> "Position":
         deck, rows, hands, penalties = parse_notation(text)
-        return cls.create(rows, hands, penalties, deck)
+        return cls.create(rows, hands, penalties, deck, penalty_cap=MAX_PENALTY)
 
     def seen_by(self, seat: int) -> "Position":
         """The position as seat `seat` (0-based) sees it: the other hands hidden, `viewer` set."""
@@ -279,15 +290,9 @@ def _check_hands(hands: Any, deck: int) -> Tuple[Hand, ...]:
     return tuple(checked)
 
 
-def _check_penalties(penalties: Any, players: int) -> Tuple[int, ...]:
-    if penalties is None:
-        return (0,) * players
-    return _check_per_player(penalties, players, "penalties", "penalty")
-
-
 def _check_per_player(values: Any, players: int, key: str, item: str,
-                      note: str = "") -> Tuple[int, ...]:
-    """A list of one non-negative integer per player, at most MAX_PENALTY (`penalties`,
+                      note: str = "", cap: int = MAX_PENALTY) -> Tuple[int, ...]:
+    """A list of one non-negative integer per player, at most `cap` (`penalties`,
     `scores`); `item` names one value in messages."""
     if not isinstance(values, list) or len(values) != players:
         raise errors.PenaltyError(f"{key} must be a list of {players} integers{note},"
@@ -297,8 +302,8 @@ def _check_per_player(values: Any, players: int, key: str, item: str,
             raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is not an integer")
         if v < 0:
             raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is negative")
-        if v > MAX_PENALTY:
-            raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is more than {MAX_PENALTY:,}")
+        if v > cap:
+            raise errors.PenaltyError(f"{item} {errors.quote_json(v)} is more than {cap:,}")
     return tuple(values)
 
 

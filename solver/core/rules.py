@@ -148,13 +148,34 @@ def play_turn(rows: Sequence[Sequence[int]], cards: Sequence[int], choose_row: R
     return rows, taken
 
 
-def recorded_chooser(choices: Sequence[Optional[int]]) -> RowChooser:
-    """A record's row choices as a chooser: the row given for a player, else (none given)
-    the cheapest row, the lowest number among equals."""
-    def choose(player: int, rows: List[List[int]], card: int) -> int:
+class UnneededRowChoice(ValueError):
+    """A record gives a row choice for a card that was not lower than every row end."""
+
+    def __init__(self, seat: int):
+        super().__init__(f"player {seat + 1}'s card took no row by choice")
+        self.seat = seat
+
+
+def play_recorded_turn(rows: Sequence[Sequence[int]], cards: Sequence[int],
+                       choices: Sequence[Optional[int]],
+                       taken_rows: Optional[List[Optional[int]]] = None
+                       ) -> Tuple[List[List[int]], List[List[int]], List[Optional[int]]]:
+    """A turn as a record holds it (`play_turn`): a too-low card takes the row its player's
+    choice gives, else (none given) the cheapest, the lowest number among equals. Also
+    returns the row each player chose (None: its card was not too low); a choice given for
+    a card that was not too low raises UnneededRowChoice."""
+    chosen: List[Optional[int]] = [None] * len(cards)
+
+    def choose(player: int, now: List[List[int]], card: int) -> int:
         given = choices[player]
-        return cheapest_row(rows) if given is None else int(given)      # numpy ints too
-    return choose
+        chosen[player] = cheapest_row(now) if given is None else int(given)   # numpy ints too
+        return chosen[player]
+
+    rows, taken = play_turn(rows, cards, choose, taken_rows)
+    for k, given in enumerate(choices):
+        if given is not None and chosen[k] is None:
+            raise UnneededRowChoice(k)
+    return rows, taken, chosen
 
 
 def fewest_bullheads_chooser(player: int, rows: List[List[int]], card: int) -> int:

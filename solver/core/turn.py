@@ -8,8 +8,8 @@ from numbers import Integral
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import errors
-from .position import MAX_PENALTY, OPTIONAL_KEYS, Position
-from .rules import ROWS, play_turn, recorded_chooser, row_bullheads
+from .position import OPTIONAL_KEYS, Position
+from .rules import ROWS, UnneededRowChoice, play_recorded_turn, row_bullheads
 
 
 @dataclass(frozen=True)
@@ -82,30 +82,18 @@ def apply_turn(position: Position, turn: Turn, number: int = 0) -> TurnOutcome:
             if why:
                 raise errors.CardNotInHandError(f"{where}: player {k + 1} (hidden hand) plays"
                                                 f" {errors.quote_json(card)}, which is {why}")
-    chosen: List[Optional[int]] = [None] * position.players
-
-    recorded = recorded_chooser(turn.row_choices)
-
-    def choose(player: int, rows: List[List[int]], card: int) -> int:
-        chosen[player] = recorded(player, rows, card)
-        return chosen[player]
-
     taken_rows: List[Optional[int]] = [None] * position.players
-    rows, taken = play_turn(position.rows, turn.cards, choose, taken_rows)
-    for k, given in enumerate(turn.row_choices):
-        if given is not None and chosen[k] is None:
-            raise errors.RowChoiceError(f"{where}: player {k + 1} gives row choice {given} but"
-                                        f" their card {turn.cards[k]} was not lower than every"
-                                        f" row end")
+    try:
+        rows, taken, chosen = play_recorded_turn(position.rows, turn.cards, turn.row_choices,
+                                                 taken_rows)
+    except UnneededRowChoice as exc:
+        k = exc.seat
+        raise errors.RowChoiceError(f"{where}: player {k + 1} gives row choice"
+                                    f" {turn.row_choices[k]} but their card {turn.cards[k]} was"
+                                    f" not lower than every row end") from None
     hands = [None if hand is None else [c for c in hand if c != card]
              for hand, card in zip(position.hands, turn.cards)]
     penalties = [p + row_bullheads(cards) for p, cards in zip(position.penalties, taken)]
-    over = [k for k, p in enumerate(penalties) if p > MAX_PENALTY]
-    if over:
-        k = over[0]
-        raise errors.PenaltyError(f"{where}: player {k + 1}'s penalty would reach"
-                                  f" {penalties[k]:,} ({position.penalties[k]:,} before the turn),"
-                                  f" more than {MAX_PENALTY:,}")
     extra = {key: value for key, value in position.extra.items() if key in OPTIONAL_KEYS}
     if "played" in extra or not position.complete_information:
         extra["played"] = sorted(list(position.played) + [c for cards in taken for c in cards])

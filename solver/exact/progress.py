@@ -93,7 +93,10 @@ def load_progress(search: ExactSearch, root: Position, path: str) -> Tuple[int, 
     if len(records) % RECORD.itemsize or not _plausible(records, first.hand_size):
         raise ConfigError(f"{name} is damaged (records that no search of its position"
                           f" writes)")
-    count = search.import_entries(records)
+    search.import_entries(records)
+    # a state written twice (a file edited by hand) is one entry of the table
+    keys = np.frombuffer(records, dtype=RECORD)[["key_low", "key_high"]]
+    count = len(np.unique(keys))
     # two entries a bucket: a table too small for the file drops some (counted, not trusted)
     kept = len(search.export_entries(MIN_CARDS)) // RECORD.itemsize
     return min(kept, count), count, text

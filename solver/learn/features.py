@@ -27,6 +27,7 @@ from ..core.player import PlayerView
 from ..core.rules import HAND_SIZE, ROW_LIMIT, ROWS
 
 MAX_SEATS = 10
+INT16_MAX = 32_767                    # the raw arrays keep penalties and scores in int16
 ROW_SCALE = 20.0                      # bullheads: a typical dear row, to keep inputs near 1
 COST_SAMPLES = 128                    # draws of the others' cards per view
 # fixed by cext/features.pxd; CARDS: arrays indexed by card number, slot 0 unused
@@ -72,10 +73,12 @@ def rows_array(tables: Sequence[Sequence[Sequence[int]]]) -> np.ndarray:
 
 
 def seat_relative(values: Sequence[int], seat: int) -> np.ndarray:
-    """[10]: per-seat `values` as `seat` sees them (itself first, then in turn, 0 after)."""
+    """[10]: per-seat `values` as `seat` sees them (itself first, then in turn, 0 after);
+    int16, so values past 32,767 (a position may give up to 1,000,000) are cut to it: the
+    networks do not read them (`encode`)."""
     n = len(values)
     out = np.zeros(MAX_SEATS, dtype=np.int16)
-    out[:n] = [values[(seat + i) % n] for i in range(n)]
+    out[:n] = [min(values[(seat + i) % n], INT16_MAX) for i in range(n)]
     return out
 
 

@@ -44,7 +44,7 @@ from ..errors import ConfigError, quote
 from ..learn.model import likeliest_cards, load_cached, others_model
 from ..learn.search import (BELIEF_POWER, NetSearchOptions, best_scored, card_scores,
                             log_softmax)
-from ..limits import Limit
+from ..limits import MAX_SECONDS, Limit
 from ..mcts import SearchOptions, SearchPlayer
 from .program import ProgramBot
 
@@ -403,6 +403,9 @@ class BeliefBot(NetSearchBot):
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
                         exact_max_cards=7, **options) -> SearchPlayer:
     """The search player of a spec's options: the budget, how it searches, the hand-over."""
+    if seconds is not None and not 0 < seconds <= MAX_SECONDS:     # Limit takes 0 and less
+        raise ConfigError(f"seconds must be more than 0 and at most {MAX_SECONDS:,g}, got"
+                          f" {quote(seconds)}")
     return SearchPlayer(seed, Limit(seconds=seconds, iterations=iterations),
                         SearchOptions(**options), exact_handover, exact_max_cards)
 
@@ -490,6 +493,9 @@ def parse_bot_spec(spec: str):
     for part in parts:
         key, eq, value = part.partition("=")
         key = key.strip()
+        if not eq and key in allowed:
+            raise ConfigError(f"option {key!r} of bot {name!r} needs a value: write"
+                              f" {name}:{key}=VALUE")
         if not eq or key not in allowed:
             known = ", ".join(sorted(allowed)) or "none"
             close = close_key(key, sorted(allowed))

@@ -36,6 +36,7 @@ class GamesFile(LineFile):
         lines = self.run_lines({"tournament": header},
                                lambda record: is_game(record, header))
         if not lines:
+            self.torn_bytes = self._size      # a torn first line, replaced by this run's
             return {}
         first = json_line(lines[0], True)
         if not (isinstance(first, dict) and isinstance(first.get("tournament"), dict)):

@@ -31,7 +31,9 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 from ..core.jsontext import parse_json
 from ..core.player import Player, PlayerView
-from ..core.rules import GameConfig, play_turn, recorded_chooser, row_bullheads, target_row
+from ..core.position import MAX_PENALTY, ROUND_ALLOWANCE
+from ..core.rules import (GameConfig, UnneededRowChoice, play_recorded_turn, row_bullheads,
+                          target_row)
 from ..errors import ConfigError, IllegalMoveError, NimmtError, is_integer, quote, quote_json
 from ..limits import MAX_SECONDS
 
@@ -148,8 +150,15 @@ def check_view(view: PlayerView) -> None:
                 or set(revealed) & set(on_rows + played + list(view.out_of_play)):
             raise ConfigError(f"the view's revealed must be this turn's {n} cards, one a seat,"
                               " none of them on the rows, played before or out of play")
-    if min(view.penalties) < 0 or (view.scores and min(view.scores) < 0):
-        raise ConfigError("the view's penalties and scores must not be negative")
+    if not all(0 <= p <= MAX_PENALTY + ROUND_ALLOWANCE for p in view.penalties) \
+            or not all(0 <= p <= MAX_PENALTY for p in view.scores):
+        raise ConfigError(f"the view's penalties and scores must be 0..{MAX_PENALTY:,} (the"
+                          f" penalties of a round that began there a little more)")
+    out = list(view.out_of_play)
+    if len(set(out)) != len(out) or set(out) & set(on_rows + played + [
+            c for row in view.start_rows for c in row]):
+        raise ConfigError("the view's out_of_play must hold each card once, none of them on"
+                          " the rows or played this round")
     hidden, unseen = (n - 1) * len(view.hand), len(view.unseen())
     if unseen < hidden:
         raise ConfigError(f"the view's {n - 1} other hands of {len(view.hand)} cards need"
@@ -166,7 +175,11 @@ def check_history(view: PlayerView) -> None:
     taken = [0] * view.players
     for t, (cards, choices) in enumerate(zip(view.played, view.row_choices)):
         try:
-            rows, took = play_turn(rows, cards, recorded_chooser(choices))
+            rows, took, _ = play_recorded_turn(rows, cards, choices)
+        except UnneededRowChoice as exc:
+            raise ConfigError(f"the view's turn {t + 1} gives a row choice to seat"
+                              f" {exc.seat + 1}, whose card {cards[exc.seat]} was not lower"
+                              f" than every row end") from None
         except (ValueError, TypeError):
             raise ConfigError(f"the view's turn {t + 1} cannot be played on its rows") from None
         for k, cards_taken in enumerate(took):
@@ -197,6 +210,8 @@ def serve(bot: Player, lines: Iterable[str], answer: Callable[[int], None]) -> N
             message = parse_json(line)
             if not isinstance(message, dict):
                 raise ConfigError("a message is a JSON object")
+            if "ask" in message and "tell" in message:
+                raise ConfigError('a message asks ("ask") or tells ("tell"), not both')
             if message.get("tell") == "round_over":
                 bot.round_over(message.get("record"), message.get("penalties"))
                 continue
@@ -280,6 +295,9 @@ class ProgramBot(Player):
             raise ConfigError(f"bot 'program': seconds must be in (0, {MAX_SECONDS:g}],"
                               f" got {quote(seconds)}")
         self.name = f"program:path={path}"
+        if os.path.isdir(path):
+            raise ConfigError(f"bot {quote(self.name)}: {quote(path)} is a directory, not a"
+                              f" program file")
         if not os.path.isfile(path):
             raise ConfigError(f"bot {quote(self.name)}: no program file {quote(path)}")
         if not os.access(path, os.X_OK):

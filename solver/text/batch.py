@@ -5,6 +5,7 @@ from typing import Optional
 
 from ..batch.memory import TablePlan
 from ..batch.runner import BatchSummary
+from ..errors import plural
 
 
 def format_tables(plan: TablePlan, scheduler: Optional[str] = None) -> str:
@@ -38,7 +39,7 @@ def format_jobs_note(jobs: int) -> Optional[str]:
 def format_resume(done: int, total: int, torn_bytes: int, path: str) -> Optional[str]:
     parts = []
     if torn_bytes:
-        parts.append(f"removed a torn last line ({torn_bytes} bytes) from {path}")
+        parts.append(f"removed a torn last line ({plural(torn_bytes, 'byte')}) from {path}")
     if done:
         parts.append(f"resuming: {done} of {total} positions already in {path}")
     return "batch: " + "; ".join(parts) if parts else None

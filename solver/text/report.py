@@ -9,11 +9,11 @@ BAR_WIDTH = 40          # the histogram's longest bar, in characters
 
 def format_report(report: Report, path: str) -> str:
     counts = report.counts
-    lines = [f"{path}: {report.results} results: {counts['solved']} solved,"
+    lines = [f"{path}: {plural(report.results, 'result')}: {counts['solved']} solved,"
              f" {counts['limit']} stopped by a limit (not proven),"
              f" {plural(counts['error'], 'error')}"]
     if report.torn_bytes:
-        lines.append(f"(a torn last line of {report.torn_bytes} bytes skipped: the batch"
+        lines.append(f"(a torn last line of {plural(report.torn_bytes, 'byte')} skipped: the batch"
                      " was stopped while writing it)")
     lines += values_section(report) + first_turn_section(report)
     lines += row_choices_section(report.row_choices, report.unrecorded)
