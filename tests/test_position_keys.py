@@ -154,3 +154,10 @@ def test_the_curated_positions_keep_their_notes():
     assert {"description", "value", "strategies"} <= set(position.extra)
     with open("positions/example.json", encoding="utf-8") as handle:
         assert json.loads(position.to_json()) == json.load(handle)
+
+
+def test_an_optional_key_given_null_is_as_if_absent():
+    data = with_keys(penalties=None, played=None, viewer=None, to_move=None, scores=None)
+    position = Position.from_dict(data)
+    assert position == Position.from_dict(GOOD) and position.extra == {}
+    assert json.loads(position.to_json()) == GOOD

@@ -75,7 +75,8 @@ class Position:
         penalties = (0,) * len(hands) if penalties is None else _check_per_player(
             penalties, len(hands), "penalties", "penalty", cap=penalty_cap)
         _check_unique(rows, hands)
-        extra = dict(extra or {})
+        # an optional key given as null is as if absent (and is not written back)
+        extra = {k: v for k, v in (extra or {}).items() if not (k in OPTIONAL_KEYS and v is None)}
         for key in extra:
             if key in KNOWN_KEYS or key == "turns":
                 raise errors.UnknownKeyError(f"{errors.quote_json(key)} is a key of the position"
