@@ -1,22 +1,14 @@
-"""The `nimmt` command's entry point: the command line loaded under a Ctrl-C guard, so that
-an interrupt in its first half second (numpy and the extensions loading) ends like any
-other, in one line with exit status 130, not in a traceback. Only the standard library's
-built-in modules are loaded before the guard."""
-import os
-import signal
-
-
-def _interrupted(signum, frame) -> None:
-    # at once: nothing has run that needs Python's shutdown, and an exception raised here
-    # could land in the import machinery's own callbacks, which print it and go on
-    os.write(2, b"nimmt: error: interrupted (Ctrl-C)\n")
-    os._exit(130)
+"""The `nimmt` command's entry point: the command line loaded under the stop signals'
+guard (`guard`), so that Ctrl-C, SIGTERM or SIGHUP in its first half second (numpy and
+the extensions loading) ends like it would later, in one line with its exit status; and
+the guard set again once the command has ended, for Python's exit."""
+from .guard import guard_stops
 
 
 def main() -> None:
-    previous = signal.signal(signal.SIGINT, _interrupted)
+    guard_stops()                     # until the command line takes them (NimmtGroup.main)
+    from .cli import main as command
     try:
-        from .cli import main as command
+        command(prog_name="nimmt")
     finally:
-        signal.signal(signal.SIGINT, previous)
-    command(prog_name="nimmt")
+        guard_stops()

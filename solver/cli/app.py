@@ -14,6 +14,7 @@ import io
 import json
 import math
 import os
+import signal
 import sys
 from enum import IntEnum
 from typing import Tuple
@@ -77,11 +78,14 @@ class NimmtGroup(click.Group):
     """A click group whose commands never show a traceback for bad input."""
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        stop_on_termination()
         whole_writes()
         if sys.stdout is None:          # started with stdout closed (>&-): no reader
             sys.stdout = ClosedOutput()
         try:
+            # the stop signals raise KeyboardInterrupt from here on (the entry point's guard,
+            # which ends the process at once, held them until now)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            stop_on_termination()
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
             sys.stdout.flush()          # a closed or full stdout is found here, not at exit
         except (OutputClosed, BrokenPipeError):
@@ -91,7 +95,7 @@ class NimmtGroup(click.Group):
             rv = 0
         except click.ClickException as exc:      # usage errors: bad option, missing argument...
             fail(_usage_message(exc))
-        except Interrupted:                      # Ctrl-C (or SIGTERM) in a command
+        except (Interrupted, KeyboardInterrupt):  # Ctrl-C (or SIGTERM) in a command, or before
             fail(*interruption())
         except click.Abort as exc:               # Ctrl-C (or end of input) outside a command
             if isinstance(exc.__context__, EOFError):
