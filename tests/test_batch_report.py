@@ -178,6 +178,7 @@ def test_the_json_has_its_keys_in_order(tmp_path):
     ('{"line": 1, "position": "x"}\n' + "[" * 100_000 + "\n",
      ["is not a batch results file", "its line 2"]),
     ('{"line": 1, "position": "x", "status": "done"}\n', ["input line 1", "unknown status"]),
+    (json.dumps(dict(LINES[0], line=0)) + "\n", ["is not a batch results file", "its line 1"]),
     (json.dumps(dict(LINES[0], value="1.5")) + "\n", ["value is not a number", "'1.5'"]),
     (json.dumps(dict(LINES[0], value=float("nan"))) + "\n", ["value is not a number"]),
     (json.dumps(dict(LINES[0], value=10 ** 400)) + "\n", ["value is not a number"]),

@@ -33,7 +33,7 @@ _SHAPE = "(a JSON object with line and position)"
 def _is_result(record: Any) -> bool:
     """A result line's shape: a JSON object with its input line and position."""
     return (isinstance(record, dict) and errors.is_integer(record.get("line"))
-            and isinstance(record.get("position"), str))
+            and record["line"] >= 1 and isinstance(record.get("position"), str))
 
 
 def _is_whole(record: Dict[str, Any]) -> bool:
