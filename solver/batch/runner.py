@@ -189,9 +189,12 @@ def result_writer(results: ResultsFile, summary: BatchSummary,
 
 def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jobs: int,
               on_result: Optional[Callable[[Dict[str, Any], BatchSummary], None]] = None,
-              summary: Optional[BatchSummary] = None) -> BatchSummary:
+              summary: Optional[BatchSummary] = None,
+              on_death: Optional[Callable[[int, Optional[int], int, bool], None]] = None
+              ) -> BatchSummary:
     """Solve the tasks not done yet with `jobs` worker processes, appending each result to
-    `results`; `on_result(record, summary)` after each line written."""
+    `results`; `on_result(record, summary)` after each line written; `on_death(input line,
+    exit code, worker, solved again)` when a worker process ends with its position."""
     summary = summary or BatchSummary(len(tasks))
     pending: Deque[Task] = deque(tasks)
 
@@ -215,8 +218,11 @@ def run_batch(tasks: List[Task], results: ResultsFile, options: BatchOptions, jo
         write(record)
 
     def died(task: Task, code: Optional[int], worker: int, deaths: int) -> bool:
-        if deaths < MAX_DEATHS:
-            return True                              # once more, on a fresh worker
+        again = deaths < MAX_DEATHS                  # once more, on a fresh worker
+        if on_death is not None:
+            on_death(task.line, code, worker, again)
+        if again:
+            return True
         write(error_record(task, f"{MAX_DEATHS} worker processes ended unexpectedly on this"
                                  f" position (the last with exit status {code})", worker,
                            retry=True))

@@ -58,7 +58,7 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
     from ..batch.runner import BatchOptions, BatchSummary, read_tasks, run_batch
     from ..reading import read_source
     from ..text.batch import (format_interrupted, format_jobs_note, format_resume, format_summary,
-                              format_tables)
+                              format_tables, format_worker_death)
     from ..text.progress import BatchProgress
 
     if scheduler is not None and jobs is not None:
@@ -104,7 +104,11 @@ def batch_solve(positions, out, jobs, time_limit, max_nodes, card_values, row_ch
                     from ..batch.cluster import run_on_cluster
                     run_on_cluster(client, todo, results, options, on_result, summary)
                 else:
-                    run_batch(todo, results, options, jobs, summary=summary, on_result=on_result)
+                    def on_death(*death) -> None:
+                        progress.close()
+                        say(format_worker_death(*death))
+                    run_batch(todo, results, options, jobs, summary=summary, on_result=on_result,
+                              on_death=on_death)
             except KeyboardInterrupt:
                 progress.close()
                 say(format_interrupted(summary, out))

@@ -60,3 +60,12 @@ def format_summary(summary: BatchSummary, path: str) -> str:
 def format_interrupted(summary: BatchSummary, path: str) -> str:
     return (f"batch: interrupted: {summary.done} of {summary.total} positions in {path};"
             " the same command resumes")
+
+
+def format_worker_death(line: int, code: Optional[int], worker: int, again: bool) -> str:
+    """A worker process that ended with its position (killed, out of memory)."""
+    how = ("killed by signal " + str(-code) if code is not None and code < 0
+           else f"exit status {code}")
+    then = ("a new worker solves it again" if again
+            else "recorded as an error, solved again when the batch resumes")
+    return f"batch: worker {worker} ended ({how}) on input line {line}: {then}"
