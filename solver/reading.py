@@ -18,6 +18,7 @@ from .core.jsontext import JSON_STARTS, parse_json, to_int
 from .core.player import PlayerView
 from .core.position import Position
 from .core.record import position_after, record_view, replay_steps
+from .core.turn import TurnOutcome
 
 
 def load_position(source: str) -> Position:
@@ -66,12 +67,7 @@ def _record_at(source: str, round_number: Optional[int], turns: Optional[int],
                                           ("--viewer", viewer)) if value is not None]
         raise errors.RecordError(f"{', '.join(given)} needs a game record, and"
                                  f" {_source_name(source)} holds a position")
-    start, outcomes = replay_steps(data)
-    if turns is not None:
-        if turns > len(outcomes):
-            raise errors.RecordError(f"--turns {turns}: the record has"
-                                     f" {errors.plural(len(outcomes), 'turn')}")
-        outcomes = outcomes[:turns]
+    start, outcomes = replay_turns(data, turns)
     if viewer is not None and viewer >= start.players:
         raise errors.RecordError(f"--viewer {viewer + 1}: the record has {start.players}"
                                  f" players")
@@ -80,6 +76,17 @@ def _record_at(source: str, round_number: Optional[int], turns: Optional[int],
     if viewer is not None:
         now = now.seen_by(seat)
     return now, record_view(start, outcomes, seat)
+
+
+def replay_turns(data: Any, turns: Optional[int] = None) -> Tuple[Position, List[TurnOutcome]]:
+    """A record replayed (`replay_steps`), to its turn `turns` only when given (--turns)."""
+    start, outcomes = replay_steps(data)
+    if turns is not None:
+        if turns > len(outcomes):
+            raise errors.RecordError(f"--turns {turns}: the record has"
+                                     f" {errors.plural(len(outcomes), 'turn')}")
+        outcomes = outcomes[:turns]
+    return start, outcomes
 
 
 def _source_name(source: str) -> str:

@@ -8,10 +8,10 @@ from .. import errors
 from ..batch.deals import DEAL_FILE, MAX_COUNT, deal_positions
 from ..core.deal import deal
 from ..core.position import OPTIONAL_KEYS, Position
-from ..core.record import position_after, replay_steps
+from ..core.record import position_after
 from ..core.rules import GameConfig
 from ..files import check_writable, write_text_file
-from ..reading import load_position, load_record
+from ..reading import load_position, load_record, replay_turns
 from ..text.render import describe_turn, render_position
 from .app import SEED, VARIANTS, main, round_option
 
@@ -126,12 +126,7 @@ def replay(record, as_json, turns, round_number):
     line) needs --round N. --turns N stops after turn N: `nimmt replay R --turns 3 --json |
     nimmt best -` asks what to play at turn 4.
     """
-    start, outcomes = replay_steps(load_record(record, round_number))
-    if turns is not None:
-        if turns > len(outcomes):
-            raise errors.NimmtError(f"--turns {turns}: the record has"
-                                    f" {errors.plural(len(outcomes), 'turn')}")
-        outcomes = outcomes[:turns]
+    start, outcomes = replay_turns(load_record(record, round_number), turns)
     final = position_after(start, outcomes)
     if as_json:
         click.echo(final.to_json())
