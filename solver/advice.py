@@ -228,9 +228,9 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
                           f" choice")
     unseen = set(position.unseen_cards())
     for k, c in enumerate(revealed):
-        other = position.hands[k]
         if k == viewer:
             continue
+        other = position.hands[k]
         if other is not None and c not in other:      # a hand the position shows
             raise ConfigError(f"--revealed: player {k + 1}'s card {c} is not in their hand"
                               f" {list(other)}")
