@@ -623,3 +623,12 @@ def test_a_stopped_worker_does_not_hold_up_the_end():
     start = time.monotonic()
     worker.stop()
     assert time.monotonic() - start < 10 and not worker.process.is_alive()
+
+
+def test_a_batch_stopped_before_its_first_result_says_it_starts_afresh():
+    from solver.batch.runner import BatchSummary
+    from solver.text.batch import format_interrupted
+    assert format_interrupted(BatchSummary(2), "out.jsonl") == \
+        "batch: interrupted before the first result; the same command starts afresh"
+    assert format_interrupted(BatchSummary(2, skipped=1), "out.jsonl") == \
+        "batch: interrupted: 1 of 2 positions in out.jsonl; the same command resumes"

@@ -58,6 +58,8 @@ def format_summary(summary: BatchSummary, path: str) -> str:
 
 
 def format_interrupted(summary: BatchSummary, path: str) -> str:
+    if summary.done == 0:
+        return "batch: interrupted before the first result; the same command starts afresh"
     return (f"batch: interrupted: {summary.done} of {summary.total} positions in {path};"
             " the same command resumes")
 
