@@ -632,3 +632,11 @@ def test_a_batch_stopped_before_its_first_result_says_it_starts_afresh():
         "batch: interrupted before the first result; the same command starts afresh"
     assert format_interrupted(BatchSummary(2, skipped=1), "out.jsonl") == \
         "batch: interrupted: 1 of 2 positions in out.jsonl; the same command resumes"
+
+
+def test_an_input_without_positions_says_so_and_writes_nothing(tmp_path):
+    source = write_input(tmp_path, ["", "  "])
+    out = tmp_path / "out.jsonl"
+    result = run(["batch", "solve", str(source), "--out", str(out)])
+    assert result.exit_code == 0 and not out.exists()
+    assert "the input holds no position (blank lines only)" in result.stderr

@@ -46,6 +46,8 @@ def format_resume(done: int, total: int, torn_bytes: int, path: str) -> Optional
 
 
 def format_summary(summary: BatchSummary, path: str) -> str:
+    if summary.total == 0:
+        return f"batch: the input holds no position (blank lines only); {path} not written"
     counts = summary.counts
     line = (f"batch: {summary.done} of {summary.total} positions in {path}; this run"
             f" {counts['solved']} solved, {counts['limit']} stopped by a limit,"
