@@ -317,9 +317,12 @@ def review_record(data: Any, time_limit: float = DEFAULT_TIME_LIMIT,
         start, outcomes = replay_steps(data)
         hidden = []
     if hidden:
+        hint = (' (in the 24-card game, a "played" list of the cards out of play makes it'
+                ' known)' if two_player_variant(start.players, start.deck) else "")
         raise errors.RecordError(f"a review needs every hand (it judges each player's cards):"
                                  f" player {hidden[0] + 1}'s is hidden in the record, which"
-                                 f" stops after {len(outcomes)} of {start.hand_size} turns")
+                                 f" stops after {len(outcomes)} of {start.hand_size}"
+                                 f" turns{hint}")
     if players is not None:
         wrong = [k for k in players if not (errors.is_integer(k) and 0 <= k < start.players)]
         if wrong or not players:

@@ -303,7 +303,8 @@ def test_a_record_without_turns():
      ["turn 2", "24"]),
     (json.dumps(dict(FIVE_CARDS, hands=[[5, 7, 9, 18, 24], None],
                      turns=FIVE_CARDS["turns"][:3])),
-     ["player 2's is hidden", "stops after 3 of 5 turns"]),
+     ["player 2's is hidden", "stops after 3 of 5 turns",
+      'a "played" list of the cards out of play makes it known']),
 ])
 def test_bad_records_exit_2_with_one_line(record, words):
     line = error_line(run(["review", "-"], stdin=record), 2)
