@@ -17,6 +17,7 @@ from ..reading import read_line
 from ..text.render import describe_turn, render_position, render_row
 from .app import SEED, VARIANTS, main, threshold_option
 
+
 # play -------------------------------------------------------------------------------------
 # the 2-player 24-card game: every card dealt, each hand known to the other; there the
 # search player hands positions of 7 cards and fewer to the exact solver

@@ -103,6 +103,14 @@ class SearchOptions:
                        opponents=opponents)
 
 
+def check_seconds(seconds: float) -> None:
+    """A search player's budget in seconds: more than 0, at most a day (a `Limit` also takes
+    0, no limit, which a search player has no use for)."""
+    if not 0 < seconds <= MAX_SECONDS:
+        raise errors.ConfigError(f"seconds must be more than 0 and at most {MAX_SECONDS:,g},"
+                                 f" got {errors.quote(seconds)}")
+
+
 def search_budget(limit: Optional[Limit]) -> Limit:
     """The budget of a decision: `iterations` (default DEFAULT_ITERATIONS) or `seconds`
     (more than 0, at most a day); refuses both, and a node limit."""
@@ -111,9 +119,8 @@ def search_budget(limit: Optional[Limit]) -> Limit:
         raise errors.ConfigError("the search player's budget is iterations or seconds, not nodes")
     if limit.iterations is not None and limit.seconds is not None:
         raise errors.ConfigError("give a budget in iterations or in seconds, not both")
-    if limit.seconds is not None and not 0 < limit.seconds <= MAX_SECONDS:
-        raise errors.ConfigError(f"seconds must be more than 0 and at most {MAX_SECONDS:,g},"
-                                 f" got {errors.quote(limit.seconds)}")
+    if limit.seconds is not None:
+        check_seconds(limit.seconds)
     if limit.iterations is None and limit.seconds is None:
         return Limit(iterations=DEFAULT_ITERATIONS)
     return limit

@@ -44,8 +44,9 @@ from ..errors import ConfigError, quote
 from ..learn.model import likeliest_cards, load_cached, others_model
 from ..learn.search import (BELIEF_POWER, NetSearchOptions, best_scored, card_scores,
                             log_softmax)
-from ..limits import MAX_SECONDS, Limit
+from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
+from ..mcts.options import check_seconds
 from .program import ProgramBot
 
 Rows = Sequence[Sequence[int]]
@@ -403,9 +404,8 @@ class BeliefBot(NetSearchBot):
 def _make_search_player(seed=None, iterations=None, seconds=None, exact_handover=True,
                         exact_max_cards=7, **options) -> SearchPlayer:
     """The search player of a spec's options: the budget, how it searches, the hand-over."""
-    if seconds is not None and not 0 < seconds <= MAX_SECONDS:     # Limit takes 0 and less
-        raise ConfigError(f"seconds must be more than 0 and at most {MAX_SECONDS:,g}, got"
-                          f" {quote(seconds)}")
+    if seconds is not None:
+        check_seconds(seconds)               # before the Limit, which takes 0 and words it apart
     return SearchPlayer(seed, Limit(seconds=seconds, iterations=iterations),
                         SearchOptions(**options), exact_handover, exact_max_cards)
 
