@@ -79,6 +79,17 @@ def test_bad_json_and_notation():
         Position.from_text("24; 3 10, 7")
 
 
+@pytest.mark.parametrize("text, words", [
+    ("24; 3, 7, 12, 21; ,", "hand 1 is blank"),
+    ("24; 3, 7, 12, 21; 1 2 4, 5 6 8,", "hand 3 is blank"),
+    ("24; 3,, 12, 21; 1, 2", "row 1 is blank"),
+])
+def test_nothing_between_commas_is_refused(text, words):
+    with pytest.raises(errors.NotationError, match=words):
+        Position.from_text(text)
+    assert Position.from_text("24; 3, 7, 12, 21; -, -").hands == ((), ())
+
+
 def test_a_key_twice_is_refused():
     with pytest.raises(errors.JsonFormatError, match="'deck' given twice"):
         Position.from_json('{"deck": 24, "rows": [[3], [7], [12], [21]], "hands": [[1], [2]],'

@@ -39,8 +39,12 @@ def _parse_int(token: str, what: str, text: str) -> int:
     return to_int(token)
 
 
-def _parse_cards(part: str, text: str) -> Optional[List[int]]:
+def _parse_cards(part: str, what: str, text: str) -> Optional[List[int]]:
     part = part.strip()
+    if not part:
+        # nothing between two commas is more likely a slip than an empty hand
+        raise errors.NotationError(f"{what} is blank in {errors.quote(text)}"
+                                   " (write '-' for an empty hand)")
     if part == "?":
         return None
     if part == "-":
@@ -56,10 +60,10 @@ def parse_notation(text: str) -> Fields:
         raise errors.NotationError(
             f"expected 'DECK; ROWS; HANDS[; PENALTIES]' (3 or 4 sections), got {errors.quote(text)}")
     deck = _parse_int(sections[0], "deck", text)
-    rows = [_parse_cards(p, text) for p in sections[1].split(",")]
+    rows = [_parse_cards(p, f"row {i}", text) for i, p in enumerate(sections[1].split(","))]
     if any(r is None for r in rows):
         raise errors.NotationError(f"a row cannot be '?' in {errors.quote(text)}")
-    hands = [_parse_cards(p, text) for p in sections[2].split(",")]
+    hands = [_parse_cards(p, f"hand {i + 1}", text) for i, p in enumerate(sections[2].split(","))]
     penalties = None
     if len(sections) == 4 and sections[3]:
         penalties = [_parse_int(t, "penalty", text) for t in sections[3].split()]
