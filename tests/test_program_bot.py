@@ -65,6 +65,9 @@ for line in sys.stdin:
         sys.stdout.flush()
     elif mode == "digits":              # more digits than Python reads as a number
         print("7" * 5000, flush=True)
+    elif mode == "stdout":              # closes its output, and runs on
+        os.close(1)
+        time.sleep(60)
     elif mode == "stray":               # a line of its own, then the answer
         print("ready", flush=True)
         print(min(message["view"]["hand"]), flush=True)
@@ -129,6 +132,7 @@ def test_the_program_is_told_its_view_and_each_round(tmp_path, monkeypatch):
     ("card", ["played 105, not in its hand"]),
     ("two", ["wrote a line that no question asked for"]),
     ("close", ["closed its input before it was asked"]),
+    ("stdout", ["closed its output without answering a card"]),
     ("string", ["answered '\"", "\"' for a card: not an integer"]),
     ("unended", ["did not answer a card within 0.5 s (it wrote '", "without the newline"]),
     ("stray", ["answered 'ready' for a card: not an integer"]),
@@ -159,6 +163,41 @@ def test_a_spec_without_a_runnable_program_is_refused_before_any_game(tmp_path):
                         ("program:path=", ["bad value"])]:
         assert_input_error(run(["tournament", "-n", "3", "--bots", f"{spec},greedy",
                                 "--games", "2"]), *words)
+
+
+def test_a_script_whose_interpreter_is_missing_is_named_so(tmp_path):
+    path = tmp_path / "bot.py"
+    path.write_text("#!/no/such/python3 -u\nprint(1)\n")
+    path.chmod(0o755)
+    assert_input_error(run(["tournament", "-n", "3", "--bots", f"program:path={path},greedy",
+                            "--games", "1"]), "its #! interpreter '/no/such/python3' is missing")
+
+
+def test_an_answer_with_a_leading_zero_is_the_card(tmp_path):
+    """C's printf("%02d") writes 08 for card 8: plain digits are read as the integer."""
+    path = program(tmp_path, "zero.py", LOWEST.replace(
+        'print(min(message["view"]["hand"]), flush=True)',
+        'print("%03d" % min(message["view"]["hand"]), flush=True)'))
+    plain_path = program(tmp_path, "lowest.py", LOWEST)
+    zero, plain = (run(["tournament", "-n", "3", "--bots", f"program:path={p},greedy",
+                        "--games", "1", "--seed", "4", "--json"]) for p in (path, plain_path))
+    assert zero.exit_code == 0, zero.output
+    assert json.loads(zero.stdout)["bots"][0]["mean_penalty_per_round"] == \
+        json.loads(plain.stdout)["bots"][0]["mean_penalty_per_round"]
+
+
+def test_the_engine_answers_a_view_of_a_position_without_its_history():
+    """What `position_view` makes of a position given mid-round (as `nimmt exploit` sends
+    it): its rows as start_rows, no played turns, the turn by the cards in hand."""
+    from solver.advice import position_view
+    from solver.core.position import Position
+    from solver.play.program import view_dict
+    position = Position.from_text("104; 20 21, 92, 65 66 67, 103; 5 10 11, ?, ?")
+    view = view_dict(position_view(position, 0))
+    assert view["turn"] == 8 and view["played"] == [] and view["start_rows"] == view["rows"]
+    result = run(["engine", "--bot", "greedy"], json.dumps({"ask": "card", "view": view}) + "\n")
+    assert result.exit_code == 0, result.output
+    assert int(result.stdout) in (5, 10, 11)
 
 
 def test_a_program_plays_against_you(tmp_path):
@@ -250,6 +289,10 @@ def test_the_engine_answers_as_its_bot_would():
     (json.dumps({"ask": "card", "view": view_line(rows=[[10, 12], [12], [30], [40]])}),
      ["no card twice"]),
     (json.dumps({"ask": "card", "view": view_line(turn=9)}), ["turn 9 does not fit"]),
+    (json.dumps({"ask": "card", "view": view_line(start_rows=[10, 20, 30, 40])}),
+     ["start_rows must be a list of lists, got [10, 20, 30, 40]"]),
+    (json.dumps({"ask": "card", "view": view_line(played=[[11, 3, 33]], row_choices=[
+        [None, None, None]])}), ["turn 4 does not fit its 1 turns played", "or none"]),
     (json.dumps({"ask": "card", "view": view_line(row_choices=[[None]])}),
      ["one list of 3 a turn"]),
     (json.dumps({"ask": "card", "view": view_line(row_choices=[[4, None, None]] * 3)}),

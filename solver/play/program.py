@@ -20,6 +20,7 @@ killed. An answer that is no card in hand (or no row), a program that ends, or o
 does not answer within `seconds` (default 60) stops the game with one line saying so.
 Its standard error is the terminal's: a program may print its own diagnostics there.
 """
+import errno
 import json
 import os
 import re
@@ -73,12 +74,12 @@ def view_from_dict(data: Any) -> PlayerView:
         return tuple(value)
 
     def table(value: Any, what: str, none: bool = False) -> Tuple[Tuple[Any, ...], ...]:
-        if not isinstance(value, list):
+        if not (isinstance(value, list) and all(isinstance(t, list) for t in value)):
             raise ConfigError(f"the view's {what} must be a list of lists, got"
                               f" {quote_json(value, 60)}")
         if none:
             return tuple(tuple(None if c is None else cards([c], what)[0] for c in t)
-                         if isinstance(t, list) else cards(t, what) for t in value)
+                         for t in value)
         return tuple(cards(t, what) for t in value)
 
     for key in ("players", "deck", "threshold", "seat", "turn"):
@@ -119,11 +120,14 @@ def check_view(view: PlayerView) -> None:
     if any(r is not None and not 0 <= r <= 3 for t in view.row_choices for r in t):
         raise ConfigError("the view's row_choices must be rows 0..3 or null")
     asked_row = view.revealed is not None       # a row question: the hand lacks its card
-    if view.turn != len(view.played) \
+    # `played` holds every earlier turn, or none: a position given without its history
+    # (as `position_view` makes it) starts its rows there
+    if len(view.played) not in (0, view.turn) \
             or len(view.hand) + view.turn + asked_row != view.config.hand_size:
         raise ConfigError(f"the view's turn {view.turn + 1} does not fit its {len(view.played)}"
                           f" turns played and {len(view.hand)} cards in hand (a round deals"
-                          f" {view.config.hand_size} a hand)")
+                          f" {view.config.hand_size} a hand; played holds every earlier turn,"
+                          " or none)")
     on_rows = [c for row in view.rows for c in row]
     played = [c for t in view.played for c in t]
     seen = on_rows + played \
@@ -254,6 +258,21 @@ def _end_input(process: subprocess.Popen) -> None:
         pass
 
 
+def _start_failure(path: str, exc: OSError) -> str:
+    """Why a program did not start: a script whose `#!` interpreter is missing fails as if
+    the script itself were (ENOENT), so that case is named."""
+    if exc.errno == errno.ENOENT and os.path.isfile(path):
+        try:
+            with open(path, "rb") as f:
+                first = f.readline(4096)
+        except OSError:
+            first = b""
+        if first.startswith(b"#!"):
+            interpreter = first[2:].decode("utf-8", "replace").strip().split(" ")[0]
+            return f"its #! interpreter {quote(interpreter)} is missing"
+    return exc.strerror or str(exc)
+
+
 def _stop(process: subprocess.Popen, ended: Optional[float] = None) -> None:
     """End a program: its input closed (at `ended`, a monotonic time, if it already was), then
     killed if it outlives `CLOSE_SECONDS` from then."""
@@ -348,7 +367,7 @@ class ProgramBot(Player):
                                        start_new_session=True)
         except OSError as exc:
             raise ConfigError(f"bot {quote(self.name)}: cannot start {quote(self.path)}:"
-                              f" {exc.strerror}") from None
+                              f" {_start_failure(self.path, exc)}") from None
         self._input_ended = None
         self._finalizer = weakref.finalize(self, _stop, process)
         self._process = process
@@ -360,22 +379,24 @@ class ProgramBot(Player):
             self._process.stdin.flush()
         except OSError:                       # it ended: said when its answer is read
             if view is not None:
-                self._ended(view, "before it was asked")
+                self._ended(view, "before it was asked", "its input")
 
     def _ask(self, message: Dict[str, Any], view: PlayerView, what: str) -> Any:
         self.launch()
         self._check_nothing_more(view)
         self._send(message, view)
         line = self._read_line(view, what)
+        digits = DIGITS.fullmatch(line.strip())
         try:
-            answer = json.loads(line)
+            # plain digits are read as an integer with a leading zero too (C's "%02d")
+            answer = int(digits.group()) if digits else json.loads(line)
         except ValueError:
             answer = None
         if not is_integer(answer):            # said as the program wrote it
             self.close()
             # more digits than Python reads as a number are still an integer: no card, no row
             why = ("not in its hand" if what == "a card" else "must be 0..3") \
-                if DIGITS.fullmatch(line.strip()) else "not an integer"
+                if digits else "not an integer"
             raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) answered"
                                    f" {quote(line.decode('utf-8', 'replace').strip(), 40)}"
                                    f" for {what}: {why}")
@@ -393,7 +414,7 @@ class ProgramBot(Player):
                                        f" {what} within {self.seconds:g} s{self._unended()}")
             data = os.read(fd, 65536)
             if not data:
-                self._ended(view, f"without answering {what}{self._unended()}")
+                self._ended(view, f"without answering {what}{self._unended()}", "its output")
             self._buffer += data
             if len(self._buffer) > MAX_LINE:
                 self.close()
@@ -422,12 +443,14 @@ class ProgramBot(Player):
             raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) wrote a line that no"
                                    f" question asked for: {quote(extra, 40)}")
 
-    def _ended(self, view: PlayerView, when: str) -> None:
+    def _ended(self, view: PlayerView, when: str, pipe: str) -> None:
+        """Say how a program whose `pipe` ("its input" or "its output") broke did so: it
+        ended (its status), or it closed that pipe and runs on."""
         try:
             status = self._process.wait(CLOSE_SECONDS)
-        except subprocess.TimeoutExpired:      # it closed its input but runs on
+        except subprocess.TimeoutExpired:
             self.close()
-            raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) closed its input"
+            raise IllegalMoveError(f"{self.name} (player {view.seat + 1}) closed {pipe}"
                                    f" {when}") from None
         self.close()
         how = f"exit status {status}" if status >= 0 else f"killed by signal {-status}"
