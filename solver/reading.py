@@ -114,7 +114,7 @@ def _record_given(source: str, inline: bool) -> str:
     """Why a game record is refused where a position is expected, and what to run instead."""
     if inline:
         return ('the position given is a game record (it has "turns"): for the position after'
-                " its turns, save it to a file RECORD, run 'nimmt replay RECORD --json' and"
+                " its turns, run 'nimmt replay RECORD --json' with it in place of RECORD and"
                 " give that instead")
     if source == "-":
         return ('stdin holds a game record (it has "turns"): for the position after its turns,'
@@ -223,9 +223,14 @@ def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, An
     """A game record (JSON) from a file path, or from stdin when `source` is '-'. The file
     may also hold several rounds (`records_in`: the records file of `nimmt play --record`,
     the games file of `nimmt tournament --out`): `round_number` (1 first; -1 the last)
-    picks one, and is needed when there are more than one."""
-    text = read_source(source, "a game record")
-    name = _source_name(source)
+    picks one, and is needed when there are more than one. A record may also be written on
+    the command line, as JSON."""
+    inline = is_inline(source)
+    if inline and not source.lstrip().startswith(JSON_STARTS):
+        raise errors.RecordError(f"{errors.quote(source, errors.SHORT_PATH)} is no game record:"
+                                 " a record is JSON (the text notation holds a position only)")
+    text = source if inline else read_source(source, "a game record")
+    name = "the record on the command line" if inline else _source_name(source)
     try:
         data = parse_json(text)
     except errors.JsonFormatError:

@@ -3,6 +3,7 @@ the round ends, and `replay` and `review` take one round of such a file (or of a
 tournament's games file) with `--round N`; files that are not records are refused in one
 line and left as they were."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,19 @@ def test_files_without_rounds_are_refused(tmp_path, text, words):
 def test_a_position_is_no_round_to_pick():
     assert_input_error(run(["replay", str(ROOT / "positions" / "example.json"), "--round", "1"]),
                        "holds no round")
+
+
+def test_a_record_written_on_the_command_line_is_read(tmp_path):
+    """replay, review and best --turns take a record as JSON on the command line, as they
+    take a file; the text notation is no record."""
+    record = json.dumps(json.loads(open("positions/records/five_cards.json").read()))
+    path = tmp_path / "game.json"
+    path.write_text(record)
+    for command in (["replay", "--turns", "2", "--json"], ["review", "--json"],
+                    ["best", "--turns", "3"]):
+        inline, saved = (run([command[0], source] + command[1:]) for source in (record, str(path)))
+        assert inline.exit_code == 0, inline.output
+        timeless = [re.sub(r'"seconds": [0-9.e-]+', "", out.stdout) for out in (inline, saved)]
+        assert timeless[0] == timeless[1]
+    line = run(["replay", "24; 3, 7, 12, 21; 1, 2"])
+    assert line.exit_code == 2 and "is no game record: a record is JSON" in line.stderr
