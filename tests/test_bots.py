@@ -19,7 +19,7 @@ def test_greedy_row_choice_looks_past_the_cheapest_row():
     # Taking row 0 (2 bullheads) lets 20 make row 1 five long: our 22 would take it next turn.
     # Row 1 (5 bullheads) costs less in all.
     rows = [[4, 16], [1, 6, 15, 18], [2, 8, 23], [9, 12]]
-    v = view(rows, [[5, 22], [7, 20]], revealed=(5, 20))
+    v = view(rows, [[22], [7]], revealed=(5, 20))      # the hand without the card played
     assert cheapest_row(rows) == 0
     assert GreedyBot().choose_row(v, 5) == 1
 
@@ -123,7 +123,7 @@ def test_safe_bot_row_choice_keeps_its_hand_safe():
     # row 3 is the cheapest (1 bullhead) but leaves 45 as the 6th card of row 0;
     # taking row 0 (5 bullheads) makes the rest of the hand safe
     rows = [[40, 41, 42, 43, 44], [60], [70], [80]]
-    v = view104(rows, [[5, 45], [90]], revealed=(5, 90))
+    v = view104(rows, [[45], []], revealed=(5, 90))
     assert cheapest_row(rows) == 1
     assert SafeBot().choose_row(v, 5) == 0
 
@@ -199,7 +199,12 @@ def test_a_view_built_by_hand_is_checked_where_it_is_made():
                           (dict(rows=rows[:3]), "4 rows"),
                           (dict(rows=rows[:3] + ((41, 42, 43, 44, 45, 46),)), "4 rows"),
                           (dict(penalties=(0,)), "penalties"),
-                          (dict(revealed=(1, 2)), "revealed")]:
+                          (dict(revealed=(1, 2)), "revealed"),
+                          (dict(revealed=(1, 2, 2, 3)), "4 different cards"),
+                          (dict(hand=(31, 31)), "twice in it"),
+                          (dict(hand=(31, 40)), "on the rows"),
+                          (dict(hand=(31, 55), played=((55, 1, 2, 3),)), "played"),
+                          (dict(hand=(31,), revealed=(31, 1, 2, 3)), "revealed")]:
         with pytest.raises(ConfigError, match=words):
             PlayerView(**dict(good, **change))
     card_view = PlayerView(**good)

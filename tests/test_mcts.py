@@ -205,7 +205,7 @@ def test_the_player_is_deterministic_for_a_seed():
 def test_row_choice_on_the_last_card_is_the_cheapest_row():
     rows = ((30, 31), (40, 55), (60,), (70,))
     config = GameConfig(players=2)
-    view = PlayerView(config, 0, rows, (5,), rows, (), (0, 0), (0, 0), 9, revealed=(5, 80))
+    view = PlayerView(config, 0, rows, (), rows, (), (0, 0), (0, 0), 9, revealed=(5, 80))
     assert SearchPlayer(seed=1, limit=Limit(iterations=200)).choose_row(view, 5) == 2
 
 
@@ -213,7 +213,7 @@ def test_row_choice_looks_ahead():
     # taking row 2 (1 bullhead) leaves our 50 as the 6th card of row 0; row 0 (5) is better
     rows = ((41, 42, 43, 44, 45), (80,), (90,), (100,))
     config = GameConfig(players=2)
-    view = PlayerView(config, 0, rows, (3, 50), rows, (), (0, 0), (0, 0), 8,
+    view = PlayerView(config, 0, rows, (50,), rows, (), (0, 0), (0, 0), 8,
                       revealed=(3, 101))
     assert SearchPlayer(seed=1, limit=Limit(iterations=400)).choose_row(view, 3) == 0
 

@@ -284,7 +284,7 @@ def test_the_engine_answers_as_its_bot_would():
                                                            [13, 3, 35]])}),
      ["played twice"]),
     (json.dumps({"ask": "card", "view": view_line(hand=[5, 9, 12, 77, 80, 90, 100])}),
-     ["on the table"]),
+     ["twice in it, or also on the"]),
     (json.dumps({"ask": "card", "view": view_line(out_of_play=[61])}), ["out of play"]),
     (json.dumps({"ask": "card", "view": view_line(rows=[[10, 12], [12], [30], [40]])}),
      ["no card twice"]),

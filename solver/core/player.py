@@ -66,8 +66,18 @@ class PlayerView:
         if len(self.penalties) != n or len(self.scores) not in (0, n):
             raise ConfigError(f"view: penalties (and scores, if any) must have {n} entries,"
                               f" got {quote(self.penalties)} and {quote(self.scores)}")
-        if self.revealed is not None and len(self.revealed) != n:
-            raise ConfigError(f"view: revealed must have {n} cards, got {quote(self.revealed)}")
+        if self.revealed is not None and len(set(self.revealed)) != n:
+            raise ConfigError(f"view: revealed must have {n} different cards, got"
+                              f" {quote(self.revealed)}")
+        # each card in one place: a hand card twice, or also on the rows, played or revealed
+        # (at a row question the hand no longer holds its card), would mislead every bot
+        in_hand = set(hand)
+        if len(in_hand) != len(hand) \
+                or not in_hand.isdisjoint([c for row in self.rows for c in row]) \
+                or not in_hand.isdisjoint([c for turn in self.played for c in turn]) \
+                or self.revealed is not None and not in_hand.isdisjoint(self.revealed):
+            raise ConfigError(f"view: a card of the hand {quote(hand)} is twice in it, or also"
+                              " on the rows, played or revealed")
 
     @property
     def players(self) -> int:
