@@ -24,7 +24,7 @@ from .core.position import Position
 from .core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, STANDARD_DECK, GameConfig, deck_bullheads,
                          target_row, variant_deck)
 from .core.turn import Turn, apply_turn
-from .errors import ConfigError
+from .errors import ConfigError, IllegalMoveError
 from .core.deal import dealt_position
 from .play.runner import game_over
 
@@ -245,8 +245,8 @@ class NimmtState(pyspiel.State):
 
     def _joint_to_actions(self, flat: int) -> List[int]:
         if not 0 <= flat < self._joint_actions():
-            raise pyspiel.SpielError(f"joint action {flat} is not one of this node's"
-                                     f" {self._joint_actions()}")
+            raise IllegalMoveError(f"joint action {flat} is not one of this node's"
+                                   f" {self._joint_actions()}")
         actions = []
         for hand in self.now.position.hands:
             actions.append(card_action(hand[flat % len(hand)]))
@@ -257,7 +257,38 @@ class NimmtState(pyspiel.State):
         left = sorted(set(range(1, self.setup.deck + 1)) - set(self.now.dealt))
         return [(card_action(c), 1.0 / len(left)) for c in left]
 
+    def _refuse_illegal(self, actions: Sequence[int], joint: bool) -> None:
+        """An action that is not legal here is refused before it changes the state (OpenSpiel
+        leaves that to the game): a chance outcome among the cards left (`apply_action`), a
+        row choice 0..3 (alone, or as the owner's entry of a joint action), each player's
+        entry of a simultaneous move among its legal actions."""
+        now = self.now
+        if now.over:
+            raise IllegalMoveError("the game is over: no action is legal")
+        if now.position is None:
+            if joint or actions[0] not in {a for a, _ in self.chance_outcomes()}:
+                raise IllegalMoveError(f"a deal takes one card not dealt yet with apply_action"
+                                       f" (action = card - 1), got {list(actions)}")
+            return
+        if joint and len(actions) != self.setup.players:
+            raise IllegalMoveError(f"a joint action holds one action a player"
+                                   f" ({self.setup.players}), got {list(actions)}")
+        if now.pending is not None:
+            owner = self.too_low_owner
+            if not ROW_ACTION <= actions[owner if joint else 0] < ROW_ACTION + ROWS:
+                raise IllegalMoveError(f"player {owner + 1} chooses a row here: action"
+                                       f" {ROW_ACTION} + row (0..3), got {list(actions)}")
+            return
+        for k, action in enumerate(actions):
+            if action not in self._legal_actions(k):
+                raise IllegalMoveError(f"player {k + 1} cannot play action {action}: not a card"
+                                       f" of their hand (action = card - 1)")
+
     def _apply_action(self, action):
+        if self.now.position is not None and self.now.pending is None and not self.now.over:
+            self._apply_actions(self._joint_to_actions(action))     # a flat joint action
+            return
+        self._refuse_illegal([action], joint=False)
         if self.now.position is None:
             # a deal changes no return: the rewards of the last move stand until the next
             # move, as OpenSpiel reads them at decision nodes only
@@ -266,14 +297,13 @@ class NimmtState(pyspiel.State):
             if len(dealt) == self.setup.deal_length:
                 self._begin_round(dealt_position(self.setup.config, dealt))
             return
-        if self.now.pending is None:             # a flat joint action (legal_actions())
-            self._apply_actions(self._joint_to_actions(action))
-            return
         choices = [None] * self.setup.players
         choices[self.too_low_owner] = action - ROW_ACTION
         self._play(self.now.pending, choices)
 
     def _apply_actions(self, actions):
+        actions = list(actions)
+        self._refuse_illegal(actions, joint=True)
         if self.now.pending is not None:
             # OpenSpiel's RL environment sends every move of a simultaneous game as a joint
             # action: at a row choice, the owner's entry is the row, the others have none

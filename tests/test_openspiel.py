@@ -231,6 +231,48 @@ def test_flat_joint_actions_and_games_from_a_position_in_strings_and_pickles(pys
     assert str(pickle.loads(pickle.dumps(state))) == str(state)
 
 
+def test_an_illegal_action_is_refused_and_leaves_the_state_as_it_was(pyspiel):
+    """A card dealt twice, a card not in hand, a row action at a turn, a card at a row
+    choice, a joint action of the wrong length, anything after the end: IllegalMoveError,
+    the state unchanged and still playable."""
+    from solver.errors import IllegalMoveError
+    game = load(pyspiel, players=2, hand_size=2, single_round=True, variant="10n+4")
+    state = game.new_initial_state()
+    state.apply_action(4)
+    illegal = [lambda s: s.apply_action(4), lambda s: s.apply_action(200),
+               lambda s: s.apply_actions([1, 2])]
+    for action in (5, 6, 7, 19, 20, 21, 22):       # player 1 holds 5 6, player 2 7 8
+        state.apply_action(action)
+    turn = state.clone()
+    illegal += [lambda s: s.apply_actions([6, 4]), lambda s: s.apply_actions([4]),
+                lambda s: s.apply_actions([4, 107]), lambda s: s.apply_action(4 ** 2)]
+    row_choice = turn.clone()
+    row_choice.apply_actions([4, 6])                # 5 is lower than every row end
+    illegal += [lambda s: s.apply_action(5), lambda s: s.apply_actions([5, 104])]
+    done = row_choice.clone()
+    done.apply_action(105)
+    done.apply_actions([5, 7])
+    done.apply_action(104)
+    assert done.is_terminal()
+    illegal += [lambda s: s.apply_actions([0, 1])]
+    for at, tries in ((state, illegal[:0]), (turn, illegal[3:7]), (row_choice, illegal[7:9]),
+                      (done, illegal[9:])):
+        for attempt in tries:
+            before = str(at)
+            with pytest.raises(IllegalMoveError):
+                attempt(at)
+            assert str(at) == before
+    dealing = game.new_initial_state()
+    dealing.apply_action(4)
+    for attempt in illegal[:3]:
+        with pytest.raises(IllegalMoveError):
+            attempt(dealing)
+    dealing.apply_action(5)
+    assert str(dealing) == "dealt 5 6"
+    row_choice.apply_action(104)                    # still playable after the refusals
+    assert row_choice.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+
+
 def test_the_rl_environment_plays_whole_games(pyspiel):
     """OpenSpiel's RL environment sends joint actions at every node, the row choice too (the
     players without a move send anything); the rewards it hands out add up to the returns."""
