@@ -55,3 +55,25 @@ def test_the_stats_are_a_documented_type_with_the_json_keys():
     assert list(data)[:3] == ["nodes", "small_nodes", "endgame_hits"]
     assert data["small_nodes"] == stats.small_nodes == 1 and len(data["by_cards"]) == 11
     assert "helper_nodes" not in data and data["card_values_complete"] is True
+
+
+def test_wrong_arguments_get_the_project_s_errors():
+    """Arguments a Python caller can get wrong are refused with a NimmtError that says what
+    was wanted, not an AttributeError from deep inside."""
+    position = Position.from_text("24; 3, 7, 12, 21; 1, 2")
+    with pytest.raises(errors.NotSolvableError, match="takes a Position"):
+        solve("24; 3, 7, 12, 21; 1, 2")
+    for tt_mb in (-5, 0, True, "8", 10 ** 6):
+        with pytest.raises(errors.NimmtError, match="tt_mb must be in"):
+            Engine(position, tt_mb=tt_mb)
+    with pytest.raises(errors.NotationError, match="a string, got NoneType"):
+        Position.from_text(None)
+    with pytest.raises(errors.JsonFormatError, match="JSON is text"):
+        Position.from_json(None)
+    # player 2's hand is the four cards nobody else holds
+    hidden = Position.from_text("24; 3 10 11 13, 7 9 14 16, 12 15 17 18, 19 20 21 22; 1 2 4 24, ?")
+    with pytest.raises(errors.NotSolvableError, match=r"determine it: position.deduced\(\)"):
+        solve(hidden)
+    known, seat = hidden.deduced()
+    assert seat == 1 and known.hands[1] == (5, 6, 8, 23)
+    assert solve(known).value == pytest.approx(-15.2468, abs=1e-4)

@@ -113,10 +113,14 @@ class Position:
 
     @classmethod
     def from_json(cls, text: str) -> "Position":
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise errors.JsonFormatError(f"JSON is text, got {type(text).__name__}")
         return cls.from_dict(parse_json(text))
 
     @classmethod
     def from_text(cls, text: str) -> "Position":
+        if not isinstance(text, str):
+            raise errors.NotationError(f"the notation is a string, got {type(text).__name__}")
         deck, rows, hands, penalties = parse_notation(text)
         return cls.create(rows, hands, penalties, deck, penalty_cap=MAX_PENALTY)
 

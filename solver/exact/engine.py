@@ -17,7 +17,7 @@ from ..core.rules import bullheads, cheapest_row, row_bullheads, target_row
 from ..core.turn import Turn, TurnOutcome, apply_turn
 from ..errors import NimmtError, NotSolvableError, SearchLimitError
 from ..files import check_writable, stop_name
-from ..limits import Limit, max_threads
+from ..limits import MAX_TT_MB, Limit, max_threads
 from ..stopping import run_stoppable
 from .certificate import PROBABILITY_FLOOR, exact_equilibrium  # strategies list cards above it
 from .firstcard import FirstCardModel, default_model
@@ -39,9 +39,16 @@ ProgressCallback = Callable[[int, Tuple[float, float], float], None]
 
 
 def check_solvable(position: Position) -> None:
+    if not isinstance(position, Position):
+        raise NotSolvableError(f"the exact solver takes a Position (Position.from_text reads"
+                               f" the notation), got {type(position).__name__}")
     if position.players != 2:
         raise NotSolvableError(f"the exact solver needs exactly 2 players, got {position.players}")
     for k, hand in enumerate(position.hands):
+        if hand is None and position.deduced()[1] is not None:
+            raise NotSolvableError(f"the exact solver needs both hands; hand of player {k + 1}"
+                                   f" is unseen, but the cards seen determine it:"
+                                   f" position.deduced() fills it in")
         if hand is None:
             raise NotSolvableError(f"the exact solver needs both hands; hand of player {k + 1}"
                                    f" is unseen (nimmt best advises on a hidden hand; in the"
@@ -102,6 +109,9 @@ class Engine:
         self.ranks = RankMap(root)
         if tt_mb is None:
             tt_mb = TT_MB_BY_HAND.get(root.hand_size, SMALL_TT_MB)
+        elif isinstance(tt_mb, bool) or not isinstance(tt_mb, (int, float)) \
+                or not 0.001 <= tt_mb <= MAX_TT_MB:
+            raise NimmtError(f"tt_mb must be in 0.001..{MAX_TT_MB:g} (MB), got {tt_mb!r}")
         entries = max(int(tt_mb * 2 ** 20) // ExactSearch.entry_size(), 2)
         self._search: Optional[ExactSearch] = ExactSearch(
             self.ranks.bulls, entries, ENDGAME_LOG2_BY_HAND.get(root.hand_size, SMALL_ENDGAME_LOG2))
