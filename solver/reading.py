@@ -17,7 +17,7 @@ from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
 from .core.player import PlayerView
 from .core.position import Position
-from .core.record import position_after, record_view, replay_steps
+from .core.record import position_after, record_view, replay_steps, taken_cards
 from .core.turn import TurnOutcome
 
 
@@ -74,7 +74,7 @@ def _record_at(source: str, round_number: Optional[int], turns: Optional[int],
     seat = start.visible_seat(viewer, "record", errors.RecordError)
     now = position_after(start, outcomes)
     if viewer is not None:
-        now = now.seen_by(seat)
+        now = now.seen_by(seat, taken_cards(start, outcomes))
     return now, record_view(start, outcomes, seat)
 
 
