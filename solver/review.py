@@ -138,9 +138,13 @@ class PlayReview:
     def mark(self) -> Optional[Mark]:
         mark = mark_of(self.loss, self.forced and not self.row_loss)
         interval = self.loss_interval
-        if mark in LOSSES and interval is not None and (interval[0] is None
-                                                         or interval[0] <= LOSS_TOLERANCE):
-            return Mark.GOOD        # the estimate cannot tell it from the best card
+        if interval is None:
+            return mark
+        if mark in LOSSES and (interval[0] is None or interval[0] <= LOSS_TOLERANCE) \
+                or mark is Mark.BEST and self.card not in self.best_cards:
+            # the estimate cannot tell it from the best card (a loss of 0 is a difference
+            # measured at most 0 on the other half's worlds, not the lowest estimate)
+            return Mark.GOOD
         return mark
 
 

@@ -95,13 +95,16 @@ def test_mark_thresholds():
 def test_an_estimated_loss_whose_interval_holds_zero_is_good():
     from solver.review import PlayReview
 
-    def play(loss, interval):
-        return PlayReview(0, 5, (7,), loss, interval)
+    def play(loss, interval, card=5):
+        return PlayReview(0, card, (7,), loss, interval)
     assert play(2.5, (-0.1, 5.1)).mark is Mark.GOOD
     assert play(0.3, (None, 0.6)).mark is Mark.GOOD
     assert play(2.5, (0.2, 4.8)).mark is Mark.BLUNDER
-    assert play(0.0, (0.0, 0.0)).mark is Mark.BEST
+    assert play(0.0, (0.0, 0.0), card=7).mark is Mark.BEST
+    # a loss of 0 on another card: at most 0 on the other half's worlds, not the best card
+    assert play(0.0, (-0.9, 0.6)).mark is Mark.GOOD
     assert play(2.5, None).mark is Mark.BLUNDER            # exact: no interval
+    assert play(0.0, None).mark is Mark.BEST
 
 
 def test_totals_are_the_sums(five_review):
