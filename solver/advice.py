@@ -200,6 +200,35 @@ def hidden_advice(position: Position, limit: Optional[Limit] = None, seed: int =
     return advice
 
 
+def check_revealed(position: Position, revealed: List[int]) -> int:
+    """`--revealed`: this turn's cards, one a seat, each in its hand (a visible one) or
+    unseen (a hidden one), the lowest lower than every row end; the seat that owns it."""
+    from .core.rules import target_row
+    if len(revealed) != position.players:
+        raise ConfigError(f"--revealed: {len(revealed)} cards for {position.players} players"
+                          f" (this turn's cards, one a player, in seat order)")
+    outside = [c for c in revealed if not 1 <= c <= position.deck]
+    if outside:
+        raise ConfigError(f"--revealed: card {outside[0]} is outside 1..{position.deck}")
+    if len(set(revealed)) != len(revealed):
+        raise ConfigError("--revealed: a card is given twice")
+    unseen = set(position.unseen_cards())
+    for k, c in enumerate(revealed):
+        hand = position.hands[k]
+        if hand is not None and c not in hand:          # a hand the position shows
+            raise ConfigError(f"--revealed: player {k + 1}'s card {c} is not in their hand"
+                              f" {list(hand)}")
+        if hand is None and c not in unseen:
+            raise ConfigError(f"--revealed: a hidden hand's card must be a card never seen,"
+                              f" and player {k + 1}'s {c} is seen (on the rows, in a hand or"
+                              f" played)")
+    owner = revealed.index(min(revealed))
+    if target_row(position.rows, revealed[owner]) is not None:
+        raise ConfigError(f"--revealed: no card of {revealed} is lower than every row end:"
+                          f" nobody takes a row by choice")
+    return owner
+
+
 def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAULT_PLAYER,
                       seed: int = 0, view: Optional[PlayerView] = None) -> dict:
     """The row the viewer should take when this turn's cards, `revealed` (one a seat), show
@@ -208,38 +237,15 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
     record's, or `position_view`) with the turn's cards revealed."""
     from dataclasses import replace
 
-    from .core.rules import cheapest_row, target_row
+    from .core.rules import cheapest_row
     from .play.bots import make_bot
     viewer = position.viewer_seat
-    if len(revealed) != position.players:
-        raise ConfigError(f"--revealed: {len(revealed)} cards for {position.players} players"
-                          f" (this turn's cards, one a player, in seat order)")
-    outside = [c for c in revealed if not 1 <= c <= position.deck]
-    if outside:
-        raise ConfigError(f"--revealed: card {outside[0]} is outside 1..{position.deck}")
+    owner = check_revealed(position, revealed)
     card = revealed[viewer]
-    hand = position.hands[viewer]
-    if card not in hand:
-        raise ConfigError(f"--revealed: player {viewer + 1}'s card {card} is not in their"
-                          f" hand {list(hand)}")
-    if target_row(position.rows, card) is not None or card != min(revealed):
+    if owner != viewer:
         raise ConfigError(f"--revealed: player {viewer + 1}'s {card} is not lower than every"
                           f" row end and every other card of the turn: it takes no row by"
                           f" choice")
-    unseen = set(position.unseen_cards())
-    for k, c in enumerate(revealed):
-        if k == viewer:
-            continue
-        other = position.hands[k]
-        if other is not None and c not in other:      # a hand the position shows
-            raise ConfigError(f"--revealed: player {k + 1}'s card {c} is not in their hand"
-                              f" {list(other)}")
-        if other is None and c not in unseen:
-            raise ConfigError(f"--revealed: a hidden hand's card must be a card never seen,"
-                              f" and player {k + 1}'s {c} is seen (on the rows, in a hand or"
-                              f" played)")
-    if len(set(revealed)) != len(revealed):
-        raise ConfigError("--revealed: a card is given twice")
     base = view or position_view(position, viewer)
     asked = replace(base, hand=tuple(c for c in base.hand if c != card),
                     revealed=tuple(revealed))
@@ -248,6 +254,25 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
     return {"position": position.to_text(), "method": "row", "player": spec,
             "viewer": viewer + 1, "card": card, "revealed": list(revealed), "row": row,
             "row_bullheads": bulls, "cheapest_row": cheapest_row(position.rows), "seed": seed}
+
+
+def exact_row_advice(position: Position, revealed: List[int], limit: Optional[Limit] = None,
+                     tt_mb: Optional[float] = None, threads: int = 1) -> dict:
+    """The row the owner of this turn's too-low card takes, both hands known (2 players,
+    24 cards): each row's exact entry (the turn's bullheads plus the rest of the round's
+    value, player 1's side) and the owner's best, against whatever card the other played."""
+    from .core.rules import cheapest_row
+    owner = check_revealed(position, revealed)
+    cards = (revealed[0], revealed[1])
+    with Engine(position, tt_mb, threads=threads) as engine:
+        values, choice = engine.run(lambda: (engine.row_values(position, cards),
+                                             engine.row_choice(position, cards)), limit)
+        engine.check_not_stopped()
+    return {"position": position.to_text(), "method": "exact_row", "viewer": owner + 1,
+            "card": revealed[owner], "revealed": list(revealed), "row": choice.row,
+            "row_bullheads": [row_bullheads(r) for r in position.rows],
+            "cheapest_row": cheapest_row(position.rows), "row_values": values,
+            "cheapest_row_costs_more": choice.cheapest_row_costs_more}
 
 
 def finite(x: float) -> Optional[float]:

@@ -170,9 +170,14 @@ def regular_target(path: str) -> str:
         raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: a"
                                 " directory's name (it ends with a slash), not a file's")
     target = os.path.realpath(path)
-    if os.path.exists(target) and not os.path.isfile(target):
-        what = "a directory" if os.path.isdir(target) else "not a regular file"
-        raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}: {what}")
+    # a link may lead where realpath cannot follow (/dev/stdout to a pipe): stat the path too
+    for there in (target, path):
+        if os.path.exists(there) and not os.path.isfile(there):
+            what = "a directory" if os.path.isdir(there) else (
+                "not a regular file (an output is kept whole as a file, or resumed: a device"
+                " or a pipe cannot hold one)")
+            raise errors.NimmtError(f"cannot write {errors.quote(path, errors.SHORT_PATH)}:"
+                                    f" {what}")
     return target
 
 

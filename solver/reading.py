@@ -48,7 +48,7 @@ def load_position_or_record(source: str, records: bool = True,
         try:
             data = parse_json(text)
         except errors.JsonFormatError:
-            _refuse_json_lines(text, source, inline)
+            _refuse_json_lines(text, source, inline, records)
             raise
         if isinstance(data, dict) and "turns" in data:
             if not records:
@@ -93,9 +93,10 @@ def _source_name(source: str) -> str:
     return "stdin" if source == "-" else errors.quote(source, errors.SHORT_PATH)
 
 
-def _refuse_json_lines(text: str, source: str, inline: bool) -> None:
+def _refuse_json_lines(text: str, source: str, inline: bool, records: bool) -> None:
     """A file of JSON values one a line (positions, rounds), where one position is read: said
-    so, with the commands that read such files, rather than as a JSON error at line 2."""
+    so, with the commands that read such files, rather than as a JSON error at line 2 (a
+    file of rounds where a command takes one, `records`, as replay and review say it)."""
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) < 2:
         return
@@ -104,6 +105,13 @@ def _refuse_json_lines(text: str, source: str, inline: bool) -> None:
     except errors.JsonFormatError:
         return
     given = "the position given" if inline else _source_name(source)
+    try:
+        rounds = records_in(text, given)
+    except errors.NimmtError:
+        rounds = None
+    if rounds and records:
+        raise errors.RecordError(f"{given} holds {len(rounds)} rounds: pick one with --round N"
+                                 f" (1..{len(rounds)})")
     raise errors.PositionError(
         f"{given} holds {len(lines)} lines of JSON, not one position: a file of positions, one"
         " a line, is for 'nimmt batch solve'; one of rounds, for 'nimmt best', 'nimmt replay'"
@@ -254,7 +262,8 @@ def load_record(source: str, round_number: Optional[int] = None) -> Dict[str, An
     if not (1 <= round_number <= len(records) or -len(records) <= round_number <= -1):
         rounds = "1 round" if len(records) == 1 else f"{len(records)} rounds"
         raise errors.RecordError(f"--round {round_number}: {name} holds {rounds}"
-                                 f" (1..{len(records)}, or -1 for the last)")
+                                 f" (1..{len(records)}, or -1..-{len(records)} counted from"
+                                 f" the last)")
     return records[round_number - 1 if round_number > 0 else round_number]
 
 

@@ -375,6 +375,13 @@ def test_play_asks_again_after_answers_int_cannot_read():
     assert out.stdout.count("is not possible") == 3 and "game abandoned" in out.stdout
 
 
+def test_play_echoes_a_bad_answer_as_typed_and_short():
+    out = run(["play", "--players", "2", "--seed", "1"], "Seven\n" + "9" * 100_000 + "\nquit\n")
+    assert out.exit_code == 0, out.stderr
+    assert "'Seven' is not possible" in out.stdout
+    assert "'9999" in out.stdout and len(max(out.stdout.splitlines(), key=len)) < 200
+
+
 def test_play_hints_are_the_belief_bot_s_choices():
     """`hint` at the card prompt: the card `belief` plays from your view and its first
     choices; at the row prompt: its row. The same seed and answers, the same hints."""
@@ -390,6 +397,20 @@ def test_play_hints_are_the_belief_bot_s_choices():
     assert "your 3 is lower than every row end" in out.stdout and 0 <= int(row) <= 3
     assert out.stdout == run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"],
                              answers).stdout
+
+
+def test_a_row_hint_in_the_exact_range_is_the_exact_row():
+    """In the 24-card game from 7 cards the row hint is the exact solver's, said so: player
+    2's 2 against 17 takes row 3 (6 bullheads), not the cheapest row 1 (README's example)."""
+    import dataclasses
+    from solver.advice import position_view
+    from solver.cli.play import TerminalPlayer
+    data = json.loads((POSITIONS_DIR / "example.json").read_text())
+    seen = {c for row in data["rows"] for c in row} | {c for h in data["hands"] for c in h}
+    data["played"] = sorted(set(range(1, 25)) - seen)
+    view = position_view(Position.from_dict(data), 1)
+    asked = dataclasses.replace(view, hand=(5, 7, 18), revealed=(17, 2))
+    assert TerminalPlayer._row_hint(asked, 2) == "hint: the exact solver takes row 3"
 
 
 def test_play_the_2_player_24_card_game_against_the_search_player():

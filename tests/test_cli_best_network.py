@@ -214,7 +214,8 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
     text = run(["best", FOUR_PLAYERS, "--revealed", "5,33,70,104", "--bot", "mcts"]).stdout
     assert text.startswith("Player 1: take row ") and "mcts's choice" in text
     for cards, words in [("5 33 70", "3 cards for 4 players"),
-                         ("21 33 70 104", "21 is not lower than every row end"),
+                         ("21 33 70 104", "no card of [21, 33, 70, 104] is lower than"),
+                         ("101 33 70 6", "player 1's 101 is not lower than every row end"),
                          ("6 33 70 104", "card 6 is not in their hand"),
                          ("5 20 70 104", "player 2's 20 is seen"),
                          ("5 33 33 104", "given twice"),
@@ -227,8 +228,42 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
         assert_input_error(run(["best", shown, "--revealed", cards]), words)
     assert_input_error(run(["best", FOUR_PLAYERS, "--revealed", "5 33 70 104", "--seconds",
                             "1"]), "--seconds cannot be used with --revealed")
-    assert_input_error(run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "1 2"]),
-                       "--revealed is for a hidden hand")
+
+
+def test_the_exact_row_once_the_turn_s_cards_are_revealed():
+    """`--revealed` on 2 known hands (one deduced here): the owner of the too-low card takes
+    the row of the best exact entry, whatever card the other played, each entry this turn's
+    bullheads plus the solved rest of the round."""
+    from solver import solve
+    from solver.core.turn import Turn, apply_turn
+    hidden = ('{"deck": 24, "rows": [[5,10,11,16,22],[15,18,20,23,24],[2,9],[3,4,8]],'
+              ' "hands": [[1,6,14], null], "penalties": [1,2], "played": [7,13,19]}')
+    position, _ = Position.from_json(hidden).deduced()
+    example = (POSITIONS_DIR / "example.json").read_text()
+    for source, cards in ((hidden, [1, 12]), (example, [17, 2]), (example, [6, 2])):
+        if source != hidden:
+            position = Position.from_json(source)
+        advice = best_json(source, "--revealed", " ".join(map(str, cards)))
+        owner = cards.index(min(cards))
+        values = []
+        for row in range(4):
+            choices = [row if k == owner else None for k in range(2)]
+            after = apply_turn(position, Turn.of(cards, choices))
+            taken = [a - b for a, b in zip(after.position.penalties, position.penalties)]
+            values.append(taken[1] - taken[0] + solve(after.position).value)
+        assert advice["row_values"] == pytest.approx(values)
+        best = max(values) if owner == 0 else min(values)
+        assert values[advice["row"]] == pytest.approx(best)
+        assert (advice["method"], advice["viewer"], advice["card"]) == ("exact_row", owner + 1,
+                                                                       min(cards))
+    text = run(["best", str(POSITIONS_DIR / "example.json"), "--revealed", "17 2"]).stdout
+    assert text.startswith("Player 2: take row 3 (6 bullheads) with your 2, lower than every"
+                           " row end, not the cheapest row 1 (1 bullhead), which costs 2.00")
+    example = str(POSITIONS_DIR / "example.json")
+    for options, words in [(["--revealed", "17 3"], "player 2's card 3 is not in their hand"),
+                           (["--revealed", "17 2", "--seed", "1"], "--seed cannot be used"),
+                           (["--revealed", "17 2", "--bot", "mcts"], "--bot cannot be used")]:
+        assert_input_error(run(["best", example, *options]), words)
 
 
 @pytest.mark.parametrize("key", ["penalties", "scores"])
@@ -258,7 +293,7 @@ def test_a_round_of_a_games_file_turns_and_viewer(tmp_path):
         advice, expected = json.loads(picked.stdout), best_json(json.dumps(cut), *bot)
         advice.pop("seconds"), expected.pop("seconds")
         assert advice == expected and advice["viewer"] == 2
-    for options, words in [([], ["holds 2 lines of JSON", "'nimmt best'", "--round N"]),
+    for options, words in [([], ["holds 3 rounds: pick one with --round N (1..3)"]),
                            (["--round", "4"], ["holds 3 rounds"]),
                            (["--round", "1", "--turns", "11"], ["11 is not in the range"]),
                            (["--round", "1", "--viewer", "5"], ["--viewer 5: the record has 4"

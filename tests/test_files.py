@@ -83,6 +83,17 @@ def test_a_link_s_target_is_written_and_no_regular_file_is_replaced(tmp_path):
     assert pipe.exists() and not pipe.is_file()
 
 
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdout"), reason="no /dev/stdout")
+def test_standard_output_as_a_file_name_is_no_regular_file():
+    """/dev/stdout on a pipe: a link that realpath cannot follow to its end."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "solver", "deal", "--count", "1", "--out",
+                           "/dev/stdout"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "/dev/stdout': not a regular file" in done.stderr
+
+
 def test_check_writable_makes_a_file_to_know(tmp_path):
     check_writable(str(tmp_path / "out.txt"))
     assert list(tmp_path.iterdir()) == []              # nothing left behind

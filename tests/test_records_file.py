@@ -156,7 +156,8 @@ def test_a_file_of_several_rounds_needs_one_picked(tmp_path):
     assert_input_error(run(["replay", str(out), "--round", str(count + 1)]),
                        f"--round {count + 1}", f"holds {count} rounds")
     assert_input_error(run(["replay", str(out), "--round", "0"]), "--round 0")
-    assert_input_error(run(["replay", str(out), "--round", str(-count - 1)]), "or -1 for the last")
+    assert_input_error(run(["replay", str(out), "--round", str(-count - 1)]),
+                       f"or -1..-{count} counted from the last")
     last = run(["replay", str(out), "--round", "-1", "--json"])
     assert last.exit_code == 0 and last.stdout == run(["replay", str(out), "--round", str(count),
                                                        "--json"]).stdout

@@ -1,10 +1,9 @@
 """The answers about a position or a round: `solve`, `best` and `review`."""
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, List
 
 import click
 
 from .. import errors
-from ..core.player import PlayerView
 from ..core.position import Position
 from ..core.rules import variant_deck
 from ..errors import Interrupted
@@ -196,8 +195,8 @@ def check_options_apply(exact: bool, given: dict, deduced: bool = False) -> None
                    " default with --iterations or --jobs, or when another hand is visible).")
 @click.option("--revealed", default=None, metavar="CARDS",
               help="This turn's cards, one a player in seat order (\"3 45 67 88\"), when the"
-                   " viewer's is lower than every row end: which row to take (a hidden hand;"
-                   " --bot and --seed apply).")
+                   " viewer's is lower than every row end: which row to take (a hidden hand:"
+                   " the bot's choice, --bot and --seed apply; 2 known hands: exact).")
 @round_option
 @click.option("--turns", type=click.IntRange(0, 10), default=None, metavar="N",
               help="A game record's first N turns only: the advice for turn N + 1.")
@@ -232,21 +231,40 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
       nimmt best positions/records/four_players_seen_by_1.json
       nimmt best games.jsonl --round 2 --turns 4 --viewer 1
     """
-    from ..advice import advise, uses_exact_solver
-    from ..text.advice import format_advice
+    from ..advice import (DEFAULT_PLAYER, advise, exact_row_advice, hidden_row_advice,
+                          uses_exact_solver)
+    from ..text.advice import format_advice, format_row_advice
 
     game, view = load_position_or_record(position, round_number=round_number, turns=turns,
                                          viewer=None if viewer is None else viewer - 1)
     game, deduced = game.deduced()     # 2 players, 24 cards: a hidden hand may be known
     exact = uses_exact_solver(game)
     if revealed is not None:
-        best_row(game, view, revealed, exact, bot, seed, as_json,
-                 [name for name, value in (("--iterations", iterations), ("--seconds", seconds),
-                                           ("--jobs", jobs), ("--max-nodes", max_nodes),
-                                           ("--time-limit", time_limit), ("--tt-size", tt_mb),
-                                           ("--threads", threads), ("--exact-only", exact_only),
-                                           ("--progress-file", progress_file))
-                  if value not in (None, False)])
+        options = {"--iterations": iterations, "--seconds": seconds, "--jobs": jobs,
+                   "--max-nodes": max_nodes, "--time-limit": time_limit, "--tt-size": tt_mb,
+                   "--threads": threads, "--exact-only": exact_only,
+                   "--progress-file": progress_file, "--bot": bot, "--seed": seed}
+        # the exact answer's options are its limits; a bot's, --bot and --seed
+        own = ("--max-nodes", "--time-limit", "--tt-size", "--threads") if exact \
+            else ("--bot", "--seed")
+        given = [name for name, value in options.items()
+                 if value not in (None, False) and name not in own]
+        if given:
+            raise errors.NimmtError(
+                f"{', '.join(given)} cannot be used with --revealed "
+                + ("on 2 known hands (the exact row: --time-limit, --max-nodes, --tt-size and"
+                   " --threads apply)" if exact else "(it asks the bot's row choice: --bot and"
+                   " --seed apply)"))
+        cards = parse_revealed(revealed)
+        if exact:
+            advice = exact_row_advice(game, cards, Limit(nodes=max_nodes, seconds=time_limit),
+                                      tt_mb, threads or 1)
+            if deduced is not None:
+                advice["deduced"] = deduced + 1
+        else:
+            advice = hidden_row_advice(game, cards, (bot or DEFAULT_PLAYER).strip(), seed or 0,
+                                       view)
+        click.echo(json_by_key(advice) if as_json else format_row_advice(advice))
         return
     if not exact:
         note_unknown_out_of_play(game)
@@ -287,24 +305,13 @@ def best(position, as_json, exact_only, progress_file, max_nodes, time_limit, tt
         raise Interrupted()         # the answer so far is printed; the status says it was cut
 
 
-def best_row(game: Position, view: Optional[PlayerView], revealed: str, exact: bool,
-             bot: Optional[str], seed: Optional[int], as_json: bool, given: List[str]) -> None:
-    """`best --revealed`: the row the viewer takes with a card lower than every row end."""
-    from ..advice import DEFAULT_PLAYER, hidden_row_advice
-    from ..text.advice import format_row_advice
-    if exact:
-        raise errors.NimmtError("--revealed is for a hidden hand: with both hands known, best"
-                                " names the row against each card of the other's strategy")
-    if given:
-        raise errors.NimmtError(f"{', '.join(given)} cannot be used with --revealed (it asks"
-                                f" the bot's row choice: --bot and --seed apply)")
+def parse_revealed(revealed: str) -> List[int]:
+    """`--revealed "3 45 67 88"` (or with commas): this turn's cards."""
     cards = [token for token in revealed.replace(",", " ").split()]
     if not cards or not all(token.isdigit() for token in cards):
         raise errors.NimmtError(f"--revealed {errors.quote(revealed)}: cards as numbers, one a"
                                 f" player in seat order (\"3 45 67 88\")")
-    advice = hidden_row_advice(game, [int(c) for c in cards], (bot or DEFAULT_PLAYER).strip(),
-                               seed or 0, view)
-    click.echo(json_by_key(advice) if as_json else format_row_advice(advice))
+    return [int(c) for c in cards]
 
 
 def note_unknown_out_of_play(position: Position) -> None:

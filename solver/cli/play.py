@@ -10,7 +10,7 @@ from ..core.player import Player, PlayerView
 from ..core.position import Position
 from ..core.rules import GameConfig, two_player_variant
 from ..core.turn import TurnOutcome
-from ..errors import EndOfInput, GameQuit, plural
+from ..errors import EndOfInput, GameQuit, plural, quote
 from ..play.bots import make_bot, parse_bot_names
 from ..play.runner import RoundResult, close_all, play_game
 from ..reading import read_line
@@ -81,7 +81,10 @@ class TerminalPlayer(Player):
         from ..advice import DEFAULT_PLAYER
         complete = two_player_variant(view.config.players, view.config.deck)
         player = COMPLETE_INFORMATION_BOT if complete else DEFAULT_PLAYER
-        row = make_bot(player, 0).choose_row(view, card)
+        bot = make_bot(player, 0)
+        row = bot.choose_row(view, card)
+        if complete and bot.exact_applies(view, playing=1):
+            return f"hint: the exact solver takes row {row}"
         return f"hint: {'the search player' if complete else player} would take row {row}"
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
@@ -109,7 +112,8 @@ class TerminalPlayer(Player):
                 number = None
             if number is not None and valid(number):
                 return number
-            click.echo(f"  {answer!r} is not possible: {hint} (or hint, or quit)")
+            typed = line.strip().encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            click.echo(f"  {quote(typed, 40)} is not possible: {hint} (or hint, or quit)")
 
     @staticmethod
     def _position(view: PlayerView) -> Position:

@@ -321,7 +321,7 @@ class SearchPlayer(Player):
     def choose_card(self, view: PlayerView) -> int:
         if len(view.hand) == 1:
             return view.hand[0]
-        if self._exact_applies(view):
+        if self.exact_applies(view):
             return self._exact_card(view)
         hands = [list(view.hand) if k == view.seat else None for k in range(view.players)]
         pool = view.unseen()
@@ -341,7 +341,7 @@ class SearchPlayer(Player):
         self.last = Analysis(view.seat, rank_cards(view.hand, stats, shares), done, elapsed)
         return self.last.best
 
-    def _exact_applies(self, view: PlayerView, playing: int = 0) -> bool:
+    def exact_applies(self, view: PlayerView, playing: int = 0) -> bool:
         """Does `view` go to the exact solver: 2 players, the other hand known, at most
         exact_max_cards a hand (counting `playing`, a card on the table this turn)?"""
         return (self.exact_handover and view.players == 2
@@ -366,14 +366,14 @@ class SearchPlayer(Player):
         card; the search's card depends on its seed (None)."""
         if len(view.hand) == 1:
             return {view.hand[0]: 1.0}
-        return self._exact_strategy(view) if self._exact_applies(view) else None
+        return self._exact_strategy(view) if self.exact_applies(view) else None
 
     # rows
     def choose_row(self, view: PlayerView, card: int) -> int:
         rest = [c for c in view.hand if c != card]
         if not rest:                       # the last turn: only this turn's bullheads count
             return cheapest_row(view.rows)
-        if self._exact_applies(view, playing=1):     # the hands gave up this turn's cards
+        if self.exact_applies(view, playing=1):     # the hands gave up this turn's cards
             return self._exact_row(view, card)
         hands = [rest if k == view.seat else None for k in range(view.players)]
         pool = view.unseen()

@@ -3,6 +3,7 @@ import math
 from typing import List, Sequence
 
 from ..advice import SAME_VALUE
+from ..core.position import Position
 from .render import known_hand, player_name
 
 
@@ -46,7 +47,7 @@ def count_text(n: int) -> str:
 
 
 def format_row_advice(advice: dict) -> str:
-    """`best --revealed`: the row to take."""
+    """`best --revealed`: the row to take (a bot's choice, or exact with both hands known)."""
     name = player_name(advice["viewer"] - 1).capitalize()
     row, cheapest, bulls = advice["row"], advice["cheapest_row"], advice["row_bullheads"]
     text = (f"{name}: take row {row} ({count_text(bulls[row])}) with your {advice['card']},"
@@ -54,7 +55,19 @@ def format_row_advice(advice: dict) -> str:
     if bulls[row] > bulls[cheapest]:
         text += f", not the cheapest row {cheapest} ({count_text(bulls[cheapest])})"
     cards = " ".join(map(str, advice["revealed"]))
-    return text + f"\n{advice['player']}'s choice with this turn's cards {cards}, seed {advice['seed']}"
+    if advice["method"] == "row":
+        return text + (f"\n{advice['player']}'s choice with this turn's cards {cards},"
+                       f" seed {advice['seed']}")
+    if bulls[row] > bulls[cheapest]:
+        text += f", which costs {advice['cheapest_row_costs_more']:.2f} bullheads more in the end"
+    lines = []
+    if advice.get("deduced"):
+        k = advice["deduced"] - 1
+        lines.append(known_hand(k, Position.from_text(advice["position"]).hands[k]))
+    values = ", ".join(f"row {r} {v:.4g}" for r, v in enumerate(advice["row_values"]))
+    return "\n".join(lines + [text, f"exact, with this turn's cards {cards}: each row's value"
+                               f" for player 1 (player 2's bullheads minus player 1's, this"
+                               f" turn's included): {values}"])
 
 
 def format_advice(advice: dict) -> str:
