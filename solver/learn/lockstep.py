@@ -84,7 +84,6 @@ class Tables:
 
     def play(self, index: np.ndarray) -> np.ndarray:
         """Play hands[p, k, index[p, k]] everywhere; returns the bullheads taken [P, n]."""
-        n = self.players
         cards = np.take_along_axis(self.hands, index[:, :, None], axis=2)[:, :, 0]
         cards = cards.astype(np.int64)
         taken = play_turns(self.rows, cards)             # the rows change in place
