@@ -181,6 +181,33 @@ def regular_target(path: str) -> str:
     return target
 
 
+# the training commands' output folders, each told by its files' names: a command refuses
+# a folder that holds another's (it would mix its files in, and read them back as its own)
+GAMES_FOLDER = "games (nimmt train generate, selfplay or rollouts)"
+FIRST_CARD_FOLDER = "first-card examples (nimmt train first-card --data)"
+FIT_FOLDER = "a fit run (nimmt train fit --out)"
+TRAINING_FOLDERS = {
+    GAMES_FOLDER: lambda name: name == "config.json" or name.startswith("chunk_"),
+    FIRST_CARD_FOLDER: lambda name: name == "settings.json" or name.startswith("cards"),
+    FIT_FOLDER: lambda name: name in ("checkpoint.pt", "log.jsonl") or name.startswith("epoch_"),
+}
+
+
+def check_training_folder(folder: str, kind: str) -> None:
+    """Refuse `folder` for the output `kind` (a key of TRAINING_FOLDERS) when it holds the
+    files of another kind; a missing folder is fine."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return                              # not there (yet), or said when it is made
+    for other, holds in TRAINING_FOLDERS.items():
+        found = [name for name in names if holds(name)] if other != kind else []
+        if found:
+            raise errors.ConfigError(f"{errors.quote(folder, errors.SHORT_PATH)} holds {other}"
+                                     f" ({found[0]}), not {kind.split(' (')[0]}: give another"
+                                     " folder")
+
+
 @dataclass(frozen=True)
 class FileKind:
     """What a command's output file holds, to tell a file of that kind (which a new run may

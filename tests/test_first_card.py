@@ -137,6 +137,32 @@ def test_training_resumes_and_is_deterministic(tmp_path):
     assert more.shape == (12, 6, firstcard.FEATURES) and np.array_equal(more, fresh)
 
 
+def test_a_damaged_chunk_of_examples_is_named(tmp_path):
+    folder = tmp_path / "examples"
+    firstcard_train.examples(str(folder), 5, 4, seed=2)
+    chunk = folder / "cards5-0000-4.npz"
+    features, margins = np.load(chunk)["features"], np.load(chunk)["margins"]
+    for broken in ({"features": features, "margins": margins[:-1]},
+                   {"features": features[:, :, :-1], "margins": margins},
+                   {"features": features, "margins": np.full_like(margins, np.nan)}):
+        np.savez(chunk, **broken)
+        with pytest.raises(NimmtError, match="cards5-0000-4.npz' is damaged"):
+            firstcard_train.examples(str(folder), 5, 4, seed=2)
+
+
+def test_the_training_folders_do_not_mix(tmp_path):
+    from solver.learn.data import GenerateConfig, generate
+    games = str(tmp_path / "games")
+    generate(GenerateConfig(teacher="greedy", rounds=2, chunk_rounds=2, seed=1,
+                            players=(3,), weights=(1,)), games)
+    with pytest.raises(ConfigError, match="holds games .*, not first-card examples"):
+        firstcard_train.examples(games, 5, 4, seed=2)
+    firstcard_train.examples(str(tmp_path / "cards"), 5, 4, seed=2)
+    with pytest.raises(ConfigError, match="holds first-card examples .*, not games"):
+        generate(GenerateConfig(teacher="greedy", rounds=2, chunk_rounds=2, seed=1,
+                                players=(3,), weights=(1,)), str(tmp_path / "cards"))
+
+
 def test_examples_in_worker_processes_are_those_of_one(tmp_path, monkeypatch):
     monkeypatch.setattr(firstcard_train, "CHUNK", 2)
     one, margins = firstcard_train.examples(str(tmp_path / "one"), 5, 7, seed=3)
@@ -148,6 +174,11 @@ def test_unreadable_weights_are_one_line(tmp_path):
     bad = tmp_path / "bad.npz"
     bad.write_bytes(b"not a weights file")
     with pytest.raises(NimmtError, match="cannot read opening-card weights"):
+        firstcard.load(str(bad))
+    shipped = dict(np.load(firstcard.DEFAULT_WEIGHTS))
+    shipped["b1"] = np.full_like(shipped["b1"], np.nan)
+    np.savez(bad, **shipped)
+    with pytest.raises(NimmtError, match="not finite"):
         firstcard.load(str(bad))
 
 

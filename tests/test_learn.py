@@ -7,6 +7,7 @@ import random
 import re
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -442,6 +443,34 @@ def test_training_is_deterministic_and_resumes(tmp_path):
     (tmp_path / "d" / "checkpoint.pt").write_bytes(b"cut")
     with pytest.raises(ConfigError, match="checkpoint.pt: damaged"):
         train(data, str(tmp_path / "d"), config)
+    # chunks added to the data since a run began: refused, not trained on half way
+    grown = str(tmp_path / "grown")
+    generate(GenerateConfig(teacher="greedy", rounds=4, chunk_rounds=2, seed=1,
+                            players=(3,), weights=(1,)), grown)
+    with pytest.raises(Stop):
+        train(grown, str(tmp_path / "e"), config, report=stop)
+    generate(GenerateConfig(teacher="greedy", rounds=6, chunk_rounds=2, seed=1,
+                            players=(3,), weights=(1,)), grown)
+    with pytest.raises(ConfigError, match="of 4 rounds, the data now holds .* of 6 rounds"):
+        train(grown, str(tmp_path / "e"), config)
+    # the outputs of the training commands do not mix
+    with pytest.raises(ConfigError, match="holds a fit run .*, not games"):
+        generate(GenerateConfig(teacher="greedy", rounds=2, chunk_rounds=2, seed=1,
+                                players=(3,), weights=(1,)), str(tmp_path / "a"))
+    with pytest.raises(ConfigError, match="holds games .*, not a fit run"):
+        train(data, data, config)
+    # a checkpoint that torch cannot write (its writer's RuntimeError): one line
+    from solver.errors import NimmtError
+
+    class Failing:
+        @staticmethod
+        def save(state, path):
+            raise RuntimeError("[enforce fail at inline_container.cc:672] . unexpected pos")
+    os.makedirs(tmp_path / "f")
+    with pytest.raises(NimmtError, match="cannot write .*checkpoint.pt"):
+        training.write_atomically(str(tmp_path / "f" / "checkpoint.pt"),
+                                  partial(training._save_checkpoint, Failing, {}))
+    assert os.listdir(tmp_path / "f") == []
     path = str(tmp_path / "net.npz")
     straight.save(path)
     assert load(path).meta["train"]["hidden"] == 8

@@ -72,6 +72,9 @@ def load(path: str = DEFAULT_WEIGHTS) -> FirstCardModel:
             or model.w2.shape != (len(model.w1), HIDDEN)):
         raise errors.NimmtError(f"opening-card weights {errors.quote(path, errors.SHORT_PATH)}"
                                 f" have the wrong shapes")
+    if not all(np.isfinite(w).all() for w in (model.w1, model.b1, model.w2)):
+        raise errors.NimmtError(f"opening-card weights {errors.quote(path, errors.SHORT_PATH)}"
+                                f" hold numbers that are not finite")
     return model
 
 

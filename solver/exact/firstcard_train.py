@@ -17,7 +17,8 @@ import numpy as np
 from .. import errors
 from .._search import ExactSearch
 from ..core.deal import seeded_positions
-from ..files import read_npz, remove_dead_temporaries, write_atomically, write_text_file
+from ..files import (FIRST_CARD_FOLDER, check_training_folder, read_npz,
+                     remove_dead_temporaries, write_atomically, write_text_file)
 from ..workers import Unwatched, run_workers
 from .engine import RankMap
 from .firstcard import FEATURES, FROM_CARDS, HIDDEN, INPUTS, FirstCardModel, default_model
@@ -129,6 +130,7 @@ def check_folder(folder: str, seed: int) -> None:
     settings = {"kind": "first-card examples", "seed": seed, "chunk": CHUNK,
                 "features": FEATURES}
     path = os.path.join(folder, "settings.json")
+    check_training_folder(folder, FIRST_CARD_FOLDER)
     found = None
     try:
         os.makedirs(folder, exist_ok=True)
@@ -186,7 +188,26 @@ def keep_chunks(paths, make: Callable[[int], Dict[str, np.ndarray]], names: Sequ
             done += 1
             if progress:
                 progress(done, len(paths))
-    return [read_npz(path, names, "a chunk of examples") for path in paths]
+    parts = [read_npz(path, names, "a chunk of examples") for path in paths]
+    for path, arrays in zip(paths, parts):
+        _check_examples(path, arrays)
+    return parts
+
+
+def _check_examples(path: str, arrays: Dict[str, np.ndarray]) -> None:
+    """A chunk's features (examples x cards x FEATURES) and margins (examples x cards)
+    agree and are finite numbers; a damaged chunk is named, for the user to remove."""
+    for name, features in arrays.items():
+        if not name.startswith("features"):
+            continue
+        margins = arrays.get("margins" + name[len("features"):])
+        if features.ndim != 3 or features.shape[2] != FEATURES or margins is None \
+                or margins.shape != features.shape[:2] \
+                or not (np.isfinite(features).all() and np.isfinite(margins).all()):
+            raise errors.NimmtError(f"{errors.quote(path, errors.SHORT_PATH)} is damaged: its"
+                                    f" features and margins are not examples of"
+                                    f" {FEATURES} features a card (remove it: the same command"
+                                    f" makes it again)")
 
 
 def examples(folder: str, cards: int, positions: int, seed: int, jobs: int = 1,

@@ -20,8 +20,8 @@ import numpy as np
 from ..core.player import Player, PlayerView
 from ..core.rules import HAND_SIZE, GameConfig
 from ..errors import ConfigError, first_difference
-from ..files import (npz_damage, read_npz, remove_dead_temporaries, write_atomically,
-                     write_text_file)
+from ..files import (GAMES_FOLDER, check_training_folder, npz_damage, read_npz,
+                     remove_dead_temporaries, write_atomically, write_text_file)
 from ..mcts.player import SearchPlayer
 from ..play.bots import NetBot, NetSearchBot, make_bot, parse_bot_spec
 from ..play.runner import ask_card, play_round
@@ -197,6 +197,7 @@ def generate(config, folder: str,
     config.check()
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise ConfigError(f"cannot make the folder {folder}: a file of that name is there")
+    check_training_folder(folder, GAMES_FOLDER)
     made_folder = not os.path.exists(folder)
     os.makedirs(folder, exist_ok=True)
     remove_dead_temporaries(folder)          # a killed run's half-written chunk

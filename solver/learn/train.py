@@ -9,17 +9,20 @@ The losses: cross-entropy against the teacher's distribution over the hand (none
 decision without one: the self-play rounds train the value only), and the squared error of
 the value (bullheads from the turn to the end of the round, in tens).
 """
+import errno
 import json
 import os
+import shutil
 import time
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from ..errors import ConfigError, first_difference
-from ..files import (FileKind, check_writable, remove_dead_temporaries, write_atomically,
-                     write_text_file)
+from ..files import (FIT_FOLDER, FileKind, check_training_folder, check_writable,
+                     remove_dead_temporaries, write_atomically, write_text_file)
 from .data import data_settings, load_chunks
 from .features import FEATURE_VERSION, RawViews, encode
 from .model import PARAMETERS, WEIGHTS_FILE, PolicyNet, load_cached, shapes
@@ -130,6 +133,22 @@ def _losses(torch, net, batch):
     return ce, mse, logits, value
 
 
+def _size_text(size: Dict[str, int]) -> str:
+    return f"{size['examples']:,} decisions of {size['rounds']:,} rounds"
+
+
+def _save_checkpoint(torch, state: Dict[str, Any], path: str) -> None:
+    """torch.save, whose failed write (a full disk) is a RuntimeError of its C++ writer: said
+    as the OSError it is, so that it ends in one line."""
+    try:
+        torch.save(state, path)
+    except RuntimeError as exc:
+        free = shutil.disk_usage(os.path.dirname(path) or ".").free
+        raise OSError(errno.ENOSPC if free < (1 << 20) else errno.EIO,
+                      "no space left on device" if free < (1 << 20)
+                      else f"torch could not write it ({str(exc).splitlines()[0][:80]})") from None
+
+
 def _check_no_other_files(run_folder: str) -> None:
     """A run starting afresh writes epoch files and a log: any there already must be a
     run's of ours (one stopped before its first checkpoint), not anyone else's files of
@@ -176,6 +195,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     train_idx = np.flatnonzero(~data["valid"])
     if len(train_idx) == 0:
         raise ConfigError("no training examples (every round is in the validation set)")
+    check_training_folder(run_folder, FIT_FOLDER)
     os.makedirs(run_folder, exist_ok=True)
     remove_dead_temporaries(run_folder)      # a killed run's half-written checkpoint
     net = _module(torch, config.hidden, config.seed)
@@ -185,6 +205,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     checkpoint = os.path.join(run_folder, "checkpoint.pt")
     log_path = os.path.join(run_folder, LOG_NAME)
     sources = [data_settings(folder) for folder in _folders(data_folder)]
+    size = {"examples": int(len(data["target"])), "rounds": int(len(np.unique(data["round"])))}
     start = 0
     if os.path.exists(checkpoint):
         try:
@@ -201,6 +222,10 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         if state.get("data", sources) != sources:
             raise ConfigError(f"{checkpoint} was made on other data ({state['data']}); use"
                               " another run folder")
+        if state.get("data_size", size) != size:       # chunks added since, or removed
+            raise ConfigError(f"{checkpoint} was made on {_size_text(state['data_size'])}, the"
+                              f" data now holds {_size_text(size)}: a run goes on with the data"
+                              " it began with; use another run folder")
         net.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         start = state["epoch"]
@@ -238,8 +263,9 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
         with open(log_path, "a") as log:
             log.write(json.dumps(line) + "\n")
         state = {"model": net.state_dict(), "optimizer": opt.state_dict(),
-                 "epoch": epoch + 1, "config": asdict(config), "data": sources}
-        write_atomically(checkpoint, lambda temporary: torch.save(state, temporary))
+                 "epoch": epoch + 1, "config": asdict(config), "data": sources,
+                 "data_size": size}
+        write_atomically(checkpoint, partial(_save_checkpoint, torch, state))
         if report:
             report(line)
     return export(net, config, {"data": sources[0] if len(sources) == 1 else sources,
