@@ -165,6 +165,16 @@ def test_a_spec_without_a_runnable_program_is_refused_before_any_game(tmp_path):
                                 "--games", "2"]), *words)
 
 
+def test_a_program_that_does_not_answer_is_ended_with_what_it_started(tmp_path):
+    path = tmp_path / "slow.sh"
+    path.write_text("#!/bin/sh\nsleep 97.531\n")
+    path.chmod(0o755)
+    result = run(["tournament", "-n", "3", "--bots", f"program:path={path}:seconds=0.5,greedy",
+                  "--games", "1"])
+    assert result.exit_code == 2 and "did not answer" in result.stderr
+    assert not [p for p in os.popen("ps -eo args").read().splitlines() if "97.531" in p]
+
+
 def test_a_script_whose_interpreter_is_missing_is_named_so(tmp_path):
     path = tmp_path / "bot.py"
     path.write_text("#!/no/such/python3 -u\nprint(1)\n")

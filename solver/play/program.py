@@ -25,6 +25,7 @@ import json
 import os
 import re
 import select
+import signal
 import subprocess
 import time
 import weakref
@@ -282,9 +283,18 @@ def _stop(process: subprocess.Popen, ended: Optional[float] = None) -> None:
         try:
             process.wait(max(0.0, left))
         except subprocess.TimeoutExpired:
-            process.kill()
+            _kill_group(process)
             process.wait()
     process.stdout.close()
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill a program and what it started: it leads a session of its own (its group's id
+    is its pid, not reused while it is not yet waited for)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, AttributeError):   # gone; not POSIX
+        process.kill()
 
 
 def launch_all(players: Sequence[Player]) -> None:
