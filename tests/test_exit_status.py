@@ -162,6 +162,35 @@ def test_ctrl_c_after_the_proof_prints_the_solution_and_is_130(monkeypatch):
     assert result.stderr.strip() == "nimmt: error: interrupted (Ctrl-C)"
 
 
+def test_ctrl_c_after_the_proof_with_a_graph_or_a_progress_file(monkeypatch, tmp_path):
+    """The same with --graph (its searches start a new run: the Ctrl-C must not be lost,
+    and no graph is written) and with --progress-file (a Ctrl-C during its last save, once
+    the work is done: the file is whole, the answer printed)."""
+    from solver.exact import engine as engine_module
+    from solver.exact.engine import Engine
+
+    def interrupted(engine, *args, **kwargs):
+        engine.interrupted = True
+        return False
+
+    monkeypatch.setattr(Engine, "complete_replies", interrupted)
+    graph = tmp_path / "tree.graphml"
+    result = run(["solve", "positions/spec_worked_example.json", "--graph", str(graph)])
+    assert result.exit_code == ExitStatus.INTERRUPTED and "value 2.70588" in result.stdout
+    assert "was not written: interrupted" in result.stderr and not graph.exists()
+    monkeypatch.undo()
+    saved = engine_module.save_progress
+
+    def ctrl_c_once_saved(*args):
+        count = saved(*args)
+        raise KeyboardInterrupt              # as interrupts_held raises it after the write
+    monkeypatch.setattr(engine_module, "save_progress", ctrl_c_once_saved)
+    work = tmp_path / "work.npz"
+    result = run(["solve", "positions/spec_worked_example.json", "--progress-file", str(work)])
+    assert result.exit_code == ExitStatus.INTERRUPTED and "value 2.70588" in result.stdout
+    assert work.exists()
+
+
 @pytest.mark.parametrize("options, said", [
     (["--seconds", "60"], "(stopped early: the answer so far)"),
     (["--bot", "mcts", "--seconds", "60", "--json"], '"interrupted": true'),

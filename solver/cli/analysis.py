@@ -141,8 +141,17 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
         resumable = progress_file is not None
         solution = with_progress(game, exact_only, resumable, lambda progress: engine.solve(
             game, limit, progress, card_values=not skip_card_values, principal_line=True))
-        if graph_path is not None:
-            write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
+        interrupted = engine.interrupted      # the graph's own searches start a new run
+        if graph_path is not None and not interrupted:
+            try:
+                write_graph(strategy_graph(engine, solution, depth or 2), graph_path)
+            except errors.SearchLimitError:
+                if not engine.interrupted:
+                    raise
+            interrupted = engine.interrupted
+        if graph_path is not None and interrupted:
+            click.echo(f"note: the graph {errors.quote(graph_path, errors.SHORT_PATH)} was not"
+                       f" written: interrupted (Ctrl-C)", err=True)
     if as_json:
         data = solution.to_dict()
         if deduced is not None:
@@ -152,7 +161,7 @@ def solve(position, as_json, show_stats, exact_only, progress_file, max_nodes, t
         if deduced is not None:
             click.echo(known_hand(deduced, game.hands[deduced]))
         click.echo(format_solution(solution, show_stats))
-    if engine.interrupted:
+    if interrupted:
         # Ctrl-C after the proof, while the other cards' values were computed: what is
         # printed is proven, and the exit status still says the command was interrupted
         raise Interrupted()

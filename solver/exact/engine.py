@@ -186,7 +186,10 @@ class Engine:
         finally:
             self.seconds += time.perf_counter() - start
             if self.progress_file:
-                self.save_progress()
+                try:
+                    self.save_progress()
+                except KeyboardInterrupt:    # held until the file was whole: the work stands
+                    self.interrupted = True
         self.interrupted = self.interrupted or stopped
         return result
 
