@@ -160,7 +160,7 @@ def report(results: Dict[str, Any]) -> str:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=positive_int, default=None, help="positions (default 40; 4 with"
                         " --full)")
     parser.add_argument("--cards", type=positive_int, default=None, help="cards a hand (default 8)")

@@ -30,7 +30,7 @@ def c_rounds(config: GameConfig, seed: int):
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=positive_float, default=3.0, help="per measurement")
     args = parser.parse_args(argv)
     print(f"{machine_line()}, {args.seconds:g} s per measurement, best of 3\n")

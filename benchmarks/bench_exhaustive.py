@@ -23,9 +23,11 @@ AGREEMENT = 1e-9
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--eight", type=positive_int, default=20, help="8-card positions (default 20)")
-    parser.add_argument("--nine", type=positive_int, default=3, help="9-card positions (default 3)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--eight", type=natural_int, default=20,
+                        help="8-card positions (default 20; 0: none)")
+    parser.add_argument("--nine", type=natural_int, default=3,
+                        help="9-card positions (default 3; 0: none)")
     parser.add_argument("--seed", type=natural_int, default=0, help="seed of the positions (default 0)")
     parser.add_argument("--threads", type=positive_int, default=os.cpu_count() or 1,
                         help="threads of the exhaustive backward pass (default: every CPU)")

@@ -43,7 +43,7 @@ def compare(size: int, seeds: List[int], count: int, candidate, baseline) -> dic
 
 
 def main(argv: Optional[List[str]] = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=positive_int, nargs="+", default=[7, 8])
     parser.add_argument("--seeds", type=natural_int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--count", type=positive_int, default=10, help="positions per size and seed")

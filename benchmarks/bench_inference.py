@@ -73,7 +73,7 @@ def cpu_per_call(call: Callable[[int], object], seconds: float) -> float:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11),
                         metavar="2..10")
     parser.add_argument("--worlds", default="16,32,64", help="nsearch's world counts")

@@ -61,7 +61,7 @@ def plot(lines: List[dict], base: str, players: int, path: str) -> None:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--run", required=True, help="the training run's folder")
     parser.add_argument("--epochs", default="1,2,5,10,20,30")
     parser.add_argument("--players", type=int, default=4, choices=range(2, 11),

@@ -118,7 +118,7 @@ def report(results: dict) -> None:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=positive_int, nargs="+", default=[4, 5, 6, 7])
     parser.add_argument("--positions", type=positive_int, default=10, help="per hand size")
     parser.add_argument("--budgets", type=positive_int, nargs="+", default=[1000, 10000, 50000])

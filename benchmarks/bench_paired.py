@@ -215,7 +215,7 @@ def summary(results: List[Tuple[int, int]]) -> dict:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=5, choices=range(2, 11),
                         metavar="2..10")
     parser.add_argument("--bot", help="the candidate, a bot spec")

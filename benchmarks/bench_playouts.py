@@ -31,7 +31,7 @@ def search_rate(players: int, policy: str, seconds: float) -> float:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=positive_float, default=3.0, help="per measurement")
     args = parser.parse_args(argv)
     print(f"{machine_line()}; {args.seconds:g} s per measurement, best of 3\n")

@@ -450,13 +450,14 @@ def build_id() -> dict:
 
 # the run -------------------------------------------------------------------------------------
 def parse_args(argv=None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=natural_int, default=0, help="seed of the positions (default 0)")
     parser.add_argument("--sizes", type=positive_int, nargs="+", default=None,
                         help="cards per hand to measure, 10 for full deals (default 6 7 8 10)")
     parser.add_argument("--count", type=positive_int, default=None,
                         help="mid-round positions per size (default 10)")
-    parser.add_argument("--deals", type=positive_int, default=None, help="full deals (default 10)")
+    parser.add_argument("--deals", type=natural_int, default=None,
+                        help="full deals (default 10; 0: none)")
     parser.add_argument("--time-limit", type=positive_float, default=600.0,
                         help="seconds per position and per ablated solve (default 600)")
     parser.add_argument("--matrices", type=positive_int, default=None,
