@@ -21,8 +21,12 @@ def cut(text: str, limit: int = SHORT) -> str:
 
 
 def quote(value: Any, limit: int = SHORT) -> str:
-    """`value` as Python writes it ('x', 12), cut to `limit` characters."""
-    return cut(repr(value), limit)
+    """`value` as Python writes it ('x', 12), cut to `limit` characters; a quoted text cut
+    short keeps its closing quote ('abc...'), so that the message reads on after it."""
+    text = repr(value)
+    if len(text) > limit and text[:1] in "'\"" and limit > 4:
+        return text[:limit - 4] + "..." + text[0]
+    return cut(text, limit)
 
 
 def os_error_text(exc: OSError) -> str:

@@ -83,6 +83,8 @@ def test_replay_quotes_a_huge_card_short():
 
 def test_a_huge_bot_name_is_quoted_short():
     assert_input_error(run(["tournament", "-n", "2", "--bots", "x" * 10_000]), "bot 'xxxx")
+    from solver.errors import quote
+    assert quote("x" * 100, 20) == "'" + "x" * 15 + "...'" and quote("xy") == "'xy'"
 
 
 def test_a_huge_option_value_is_quoted_short():
