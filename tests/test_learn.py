@@ -459,6 +459,9 @@ def test_training_is_deterministic_and_resumes(tmp_path):
                                 players=(3,), weights=(1,)), str(tmp_path / "a"))
     with pytest.raises(ConfigError, match="holds games .*, not a fit run"):
         train(data, data, config)
+    for twice in ([data, data], [data, data + "/"]):
+        with pytest.raises(ConfigError, match="given twice"):
+            train(twice, str(tmp_path / "g"), config)
     # a checkpoint that torch cannot write (its writer's RuntimeError): one line
     from solver.errors import NimmtError
 

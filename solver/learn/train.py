@@ -96,7 +96,14 @@ def _module(torch, hidden: int, seed: int):
 
 
 def _folders(data: Union[str, Sequence[str]]) -> List[str]:
-    return [data] if isinstance(data, str) else list(data)
+    folders = [data] if isinstance(data, str) else list(data)
+    seen: Dict[str, str] = {}
+    for folder in folders:          # the same folder twice would weigh its games double
+        real = os.path.realpath(folder)
+        if real in seen:
+            raise ConfigError(f"the data folder {folder} is given twice (as {seen[real]} too)")
+        seen[real] = folder
+    return folders
 
 
 def prepare(data: Union[str, Sequence[str]]) -> Dict[str, np.ndarray]:
