@@ -265,8 +265,10 @@ def exact_row_advice(position: Position, revealed: List[int], limit: Optional[Li
     owner = check_revealed(position, revealed)
     cards = (revealed[0], revealed[1])
     with Engine(position, tt_mb, threads=threads) as engine:
-        values, choice = engine.run(lambda: (engine.row_values(position, cards),
-                                             engine.row_choice(position, cards)), limit)
+        def work():
+            values = engine.row_values(position, cards)
+            return values, engine.row_choice(position, cards, values)
+        values, choice = engine.run(work, limit)
         engine.check_not_stopped()
     return {"position": position.to_text(), "method": "exact_row", "viewer": owner + 1,
             "card": revealed[owner], "revealed": list(revealed), "row": choice.row,

@@ -17,7 +17,7 @@ from . import errors
 from .core.jsontext import JSON_STARTS, parse_json, to_int
 from .core.player import PlayerView
 from .core.position import Position
-from .core.record import position_after, record_view, replay_steps, taken_cards
+from .core.record import position_after, record_view, replay_steps
 from .core.turn import TurnOutcome
 
 
@@ -72,10 +72,12 @@ def _record_at(source: str, round_number: Optional[int], turns: Optional[int],
         raise errors.RecordError(f"--viewer {viewer + 1}: the record has {start.players}"
                                  f" players")
     seat = start.visible_seat(viewer, "record", errors.RecordError)
-    now = position_after(start, outcomes)
     if viewer is not None:
-        now = now.seen_by(seat, taken_cards(start, outcomes))
-    return now, record_view(start, outcomes, seat)
+        # the record as the viewer saw it, every other hand null, replayed so: the turns
+        # then keep the cards taken with rows out of play, as for a record given that way
+        hands = [hand if k == seat else None for k, hand in enumerate(data["hands"])]
+        start, outcomes = replay_turns(dict(data, hands=hands, viewer=seat + 1), turns)
+    return position_after(start, outcomes), record_view(start, outcomes, seat)
 
 
 def replay_turns(data: Any, turns: Optional[int] = None) -> Tuple[Position, List[TurnOutcome]]:

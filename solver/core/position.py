@@ -124,16 +124,12 @@ class Position:
         deck, rows, hands, penalties = parse_notation(text)
         return cls.create(rows, hands, penalties, deck, penalty_cap=MAX_PENALTY)
 
-    def seen_by(self, seat: int, played: Optional[Sequence[int]] = None) -> "Position":
-        """The position as seat `seat` (0-based) sees it: the other hands hidden, `viewer` set.
-        `played`, when given, is the cards the table saw go out of play this round (taken
-        with rows), which the hands no longer tell apart from unseen ones."""
+    def seen_by(self, seat: int) -> "Position":
+        """The position as seat `seat` (0-based) sees it: the other hands hidden, `viewer` set."""
         seat = self.visible_seat(seat)
         hands = [list(h) if k == seat else None for k, h in enumerate(self.hands)]
         extra = {key: value for key, value in self.extra.items() if key != "to_move"}
         extra["viewer"] = seat + 1
-        if played is not None:
-            extra["played"] = sorted(set(self.played) | set(played))
         return Position.create([list(r) for r in self.rows], hands, list(self.penalties),
                                self.deck, extra)
 

@@ -96,14 +96,6 @@ def position_after(start: Position, outcomes: Sequence[TurnOutcome]) -> Position
                            list(start.penalties), start.deck, extra)
 
 
-def taken_cards(start: Position, outcomes: Sequence[TurnOutcome]) -> List[int]:
-    """The cards the turns took off the rows (the start's rows and every card played, less
-    the rows now): seen going out of play by every seat."""
-    now = position_after(start, outcomes)
-    seen = {c for row in start.rows for c in row} | {c for o in outcomes for c in o.turn.cards}
-    return sorted(seen - {c for row in now.rows for c in row})
-
-
 def record_view(start: Position, outcomes: Sequence[TurnOutcome],
                 seat: Optional[int] = None) -> PlayerView:
     """Seat `seat`'s view (0-based; default the start's `viewer`, else the first visible

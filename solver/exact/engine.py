@@ -300,13 +300,15 @@ class Engine:
         taken by the lower card, when it is too low."""
         return [self.turn_value(position, cards, row) for row in range(4)]
 
-    def best_row_choice(self, position: Position, cards: Tuple[int, int]):
+    def best_row_choice(self, position: Position, cards: Tuple[int, int],
+                        values: Optional[List[float]] = None):
         """When the lower card is too low: (owner, row, value) of the owner's best row;
         None otherwise. Values are the entry (this turn's penalties plus the rest)."""
         low_owner = 0 if cards[0] < cards[1] else 1
         if target_row(position.rows, cards[low_owner]) is not None:
             return None
-        values = self.row_values(position, cards)
+        if values is None:                # else `row_values` of these cards, known already
+            values = self.row_values(position, cards)
         sign = 1 if low_owner == 0 else -1
         best = max(sign * v for v in values)
         # rows within rounding of the best are equal: the lowest number, whatever the last
@@ -314,11 +316,12 @@ class Engine:
         row = min(r for r, v in enumerate(values) if sign * v >= best - LOSS_TOLERANCE)
         return low_owner, row, values[row]
 
-    def row_choice(self, position: Position, cards: Tuple[int, int]) -> Optional[RowChoice]:
+    def row_choice(self, position: Position, cards: Tuple[int, int],
+                   values: Optional[List[float]] = None) -> Optional[RowChoice]:
         """When the lower card of `cards` is too low: its owner's best row against the
         cheapest row (the cheapest wins a tie: it is the row a player takes without
-        thinking); None otherwise."""
-        best = self.best_row_choice(position, cards)
+        thinking); None otherwise. `values`: the cards' `row_values`, if known."""
+        best = self.best_row_choice(position, cards, values)
         if best is None:
             return None
         owner, row, value = best

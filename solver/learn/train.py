@@ -278,7 +278,7 @@ def train(data_folder: Union[str, Sequence[str]], run_folder: str, config: Train
     return export(net, config, {"data": sources[0] if len(sources) == 1 else sources,
                                 "examples": int(len(train_idx)),
                                 "validation": int(len(valid)),
-                                "rounds": int(len(np.unique(data["round"])))})
+                                "rounds": size["rounds"]})
 
 
 def start_from(torch, net, weights: str) -> None:

@@ -142,11 +142,11 @@ def check_view(view: PlayerView) -> None:
     if falling or len(set(on_rows)) != len(on_rows):
         raise ConfigError("the view's rows must each rise, card by card, no card twice"
                           + (f": {falling[0]}" if falling else ": a card on two rows"))
-    twice = sorted({c for c in view.hand if view.hand.count(c) > 1}
-                   | (set(view.hand) & set(seen)))
-    if twice:
-        raise ConfigError(f"card {twice[0]} of the view's hand is twice in it, or also on the"
-                          f" table, played or out of play")
+    # a hand card twice, on the rows, played or revealed: PlayerView refused it already
+    gone = sorted(set(view.hand) & set(seen))
+    if gone:
+        raise ConfigError(f"card {gone[0]} of the view's hand is also among the round's first"
+                          f" cards or out of play")
     if len(set(played)) != len(played):
         raise ConfigError("a card is played twice in the view's played turns")
     if asked_row:
