@@ -36,12 +36,15 @@ def c_play_turn(rows, cards, choices):
     return dump_rows(table), [taken[k] for k in range(n)]
 
 
-def play_turns(signed char[:, :, ::1] rows, cards):
+def play_turns(signed char[:, :, ::1] rows, cards, choices=None):
     """Resolve one turn on each of P tables at once: rows [P, 4, 5] int8 (the rows as they
     lie, 0 after each row's end), changed in place; cards [P, n], each table's cards by
-    seat, a too-low card taking the cheapest row. Returns the bullheads taken [P, n] int64.
-    The same C turn as `c_play_turn`, without Python objects in the loop."""
+    seat; choices [P, n] (optional): the row 0..3 a too-low card takes, -1 (or no choices)
+    the cheapest row. Returns the bullheads taken [P, n] int64. The same C turn as
+    `c_play_turn`, without Python objects in the loop."""
     cdef const int64_t[:, ::1] c = np.ascontiguousarray(cards, dtype=np.int64)
+    cdef const int64_t[:, ::1] ch = np.ascontiguousarray(
+        np.full(np.shape(cards), CHEAPEST) if choices is None else choices, dtype=np.int64)
     cdef Row table[N_ROWS]
     cdef int played[MAX_PLAYERS]
     cdef int chosen[MAX_PLAYERS]
@@ -52,12 +55,16 @@ def play_turns(signed char[:, :, ::1] rows, cards):
         raise ValueError("rows [P, 4, 5] and cards [P, n] needed")
     if not 1 <= n <= MAX_PLAYERS:
         raise ValueError(f"a turn has 1..{MAX_PLAYERS} cards, got {n}")
+    if ch.shape[0] != c.shape[0] or ch.shape[1] != n:
+        raise ValueError("choices [P, n] needed, as the cards")
     result = np.zeros((c.shape[0], n), dtype=np.int64)
     cdef int64_t[:, ::1] taken = result
     for p in range(c.shape[0]):
         for k in range(n):
             if not 1 <= c[p, k] <= MAX_CARD:
                 raise ValueError(f"card {c[p, k]} is not 1..{MAX_CARD}")
+            if not CHEAPEST <= ch[p, k] < N_ROWS:
+                raise ValueError(f"row choice {ch[p, k]} is not -1..{N_ROWS - 1}")
         for r in range(N_ROWS):
             if not 1 <= rows[p, r, 0] <= MAX_CARD:
                 raise ValueError(f"table {p}: row {r + 1} is empty")
@@ -66,7 +73,7 @@ def play_turns(signed char[:, :, ::1] rows, cards):
             rows_from_cells(table, &rows[p, 0, 0])
             for k in range(n):
                 played[k] = <int>c[p, k]
-                chosen[k] = CHEAPEST
+                chosen[k] = <int>ch[p, k]
                 got[k] = 0
             resolve_turn(table, played, chosen, n, got)
             rows_to_cells(table, &rows[p, 0, 0])

@@ -48,21 +48,28 @@ def test_c_core_matches_reference_on_10000_random_turns():
 
 def test_play_turns_is_the_reference_turn_on_many_tables():
     """The batch form (rows as [P, 4, 5] arrays, changed in place; a too-low card takes
-    the cheapest row) resolves every table as the Python rules do, seat counts 2..10 by
-    groups; bad tables are refused with a ValueError."""
+    the cheapest row, or the row of `choices`) resolves every table as the Python rules do,
+    seat counts 2..10 by groups; bad tables are refused with a ValueError."""
     by_players = {}
-    for rows, cards, _ in random_rounds_of_turns(random.Random(7), 600):
-        by_players.setdefault(len(cards), []).append((rows, cards))
+    for rows, cards, choices in random_rounds_of_turns(random.Random(7), 600):
+        by_players.setdefault(len(cards), []).append((rows, cards, choices))
     for players, turns in by_players.items():
-        table = np.zeros((len(turns), 4, 5), dtype=np.int8)
-        for i, (rows, _) in enumerate(turns):
-            for r, row in enumerate(rows):
-                table[i, r, :len(row)] = row
-        taken = play_turns(table, np.array([cards for _, cards in turns]))
-        for i, (rows, cards) in enumerate(turns):
-            expected_rows, took = play_turn(rows, cards, fewest_bullheads_chooser)
-            assert [[int(c) for c in row if c] for row in table[i]] == expected_rows
-            assert taken[i].tolist() == [row_bullheads(t) for t in took]
+        for given in (False, True):
+            table = np.zeros((len(turns), 4, 5), dtype=np.int8)
+            for i, (rows, _, _) in enumerate(turns):
+                for r, row in enumerate(rows):
+                    table[i, r, :len(row)] = row
+            cards = np.array([cards for _, cards, _ in turns])
+            rows_chosen = np.array([[-1 if c is None else c for c in choices]
+                                    for _, _, choices in turns])
+            taken = (play_turns(table, cards, rows_chosen) if given
+                     else play_turns(table, cards))
+            for i, (rows, cards, choices) in enumerate(turns):
+                expected_rows, took = play_turn(
+                    rows, cards, lambda k, rows, card: chosen(choices[k] if given else None,
+                                                              rows))
+                assert [[int(c) for c in row if c] for row in table[i]] == expected_rows
+                assert taken[i].tolist() == [row_bullheads(t) for t in took]
     good = np.array([[[1, 0, 0, 0, 0], [20, 0, 0, 0, 0], [30, 0, 0, 0, 0], [40, 0, 0, 0, 0]]],
                     dtype=np.int8)
     for rows, cards in ((good, [[0, 5]]), (good, [[105, 5]]), (good, [[5] * 11]),
@@ -70,6 +77,9 @@ def test_play_turns_is_the_reference_turn_on_many_tables():
                         (good, [[5, 6], [7, 8]])):
         with pytest.raises(ValueError):
             play_turns(rows, np.array(cards))
+    for choices in ([[4, -1]], [[-2, 0]], [[0, 0, 0]]):
+        with pytest.raises(ValueError):
+            play_turns(good.copy(), np.array([[5, 6]]), np.array(choices))
 
 
 @pytest.mark.parametrize("players", range(2, 11))
