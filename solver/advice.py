@@ -232,8 +232,8 @@ def check_revealed(position: Position, revealed: List[int]) -> int:
 def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAULT_PLAYER,
                       seed: int = 0, view: Optional[PlayerView] = None) -> dict:
     """The row the viewer should take when this turn's cards, `revealed` (one a seat), show
-    its card lower than every row end: `spec`'s bot's choice (any bot: `belief` weighs
-    the rows with its network, `mcts` plays them out) from the viewer's view (`view`, a
+    its card lower than every row end: `spec`'s bot's choice (any bot: `belief` scores
+    each row over sampled worlds, `mcts` plays them out) from the viewer's view (`view`, a
     record's, or `position_view`) with the turn's cards revealed."""
     from dataclasses import replace
 
@@ -249,11 +249,15 @@ def hidden_row_advice(position: Position, revealed: List[int], spec: str = DEFAU
     base = view or position_view(position, viewer)
     asked = replace(base, hand=tuple(c for c in base.hand if c != card),
                     revealed=tuple(revealed))
-    row = make_bot(spec, seed).choose_row(asked, card)
+    bot = make_bot(spec, seed)
+    row = bot.choose_row(asked, card)
     bulls = [row_bullheads(r) for r in position.rows]
+    # a bot that searched the rows says what it expects of each (others choose by a rule)
+    estimates = getattr(bot, "last_rows", None)
     return {"position": position.to_text(), "method": "row", "player": spec,
             "viewer": viewer + 1, "card": card, "revealed": list(revealed), "row": row,
-            "row_bullheads": bulls, "cheapest_row": cheapest_row(position.rows), "seed": seed}
+            "row_bullheads": bulls, "cheapest_row": cheapest_row(position.rows),
+            "row_estimates": estimates, "seed": seed}
 
 
 def exact_row_advice(position: Position, revealed: List[int], limit: Optional[Limit] = None,

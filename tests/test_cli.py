@@ -386,7 +386,8 @@ def test_play_echoes_a_bad_answer_as_typed_and_short():
 
 def test_play_hints_are_the_belief_bot_s_choices():
     """`hint` at the card prompt: the card `belief` plays from your view and its first
-    choices; at the row prompt: its row. The same seed and answers, the same hints."""
+    choices; at the row prompt: its row and each row's estimate. The same seed and answers,
+    the same hints."""
     answers = "hint\n3\nhint\nquit\n"
     out = run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"], answers)
     assert out.exit_code == 0, out.stderr
@@ -394,7 +395,9 @@ def test_play_hints_are_the_belief_bot_s_choices():
                                   r" bullheads a card is expected to cost you to the end of the"
                                   r" round, plus the policy's prior\); its first choices (\d+)"
                                   r" \(bullheads [\d.]+, policy \d+%\), .*\n.*"
-                                  r"hint: belief would take row (\d)", out.stdout, re.S)[0]
+                                  r"hint: belief would take row (\d), expecting you to take to"
+                                  r" the end of the round [\d.]+ \(row 0\), [\d.]+ \(row 1\),"
+                                  r" [\d.]+ \(row 2\), [\d.]+ \(row 3\)\n", out.stdout, re.S)[0]
     assert card == first and int(card) in (3, 7, 13, 48, 66, 76, 78, 87, 89, 90)
     assert "your 3 is lower than every row end" in out.stdout and 0 <= int(row) <= 3
     assert out.stdout == run(["play", "--players", "3", "--bots", "sampler", "--seed", "1"],

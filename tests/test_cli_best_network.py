@@ -211,8 +211,17 @@ def test_the_row_to_take_once_the_turn_s_cards_are_revealed():
                    hand=tuple(HAND[1:]), revealed=(5, 33, 70, 104))
     assert advice["row"] == make_bot("belief", 0).choose_row(view, 5)
     assert advice["card"] == 5 and advice["row_bullheads"] == [3, 1, 2, 1]
+    # belief searches the rows: each row's estimate, the row the least
+    searched = make_bot("belief", 0)
+    searched.choose_row(view, 5)
+    assert advice["row_estimates"] == pytest.approx(searched.last_rows)
+    assert advice["row"] == min(range(4), key=lambda r: advice["row_estimates"][r])
+    out = run(["best", FOUR_PLAYERS, "--revealed", "5 33 70 104", "--json", "--bot",
+               "belief:rows=greedy"])
+    assert json.loads(out.stdout)["row_estimates"] is None     # a rule: no estimates
     text = run(["best", FOUR_PLAYERS, "--revealed", "5,33,70,104", "--bot", "mcts"]).stdout
     assert text.startswith("Player 1: take row ") and "mcts's choice" in text
+    assert "expected bullheads" not in text
     for cards, words in [("5 33 70", "3 cards for 4 players"),
                          ("21 33 70 104", "no card of [21, 33, 70, 104] is lower than"),
                          ("101 33 70 6", "player 1's 101 is not lower than every row end"),

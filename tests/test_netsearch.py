@@ -17,7 +17,7 @@ from solver.learn.features import encode, raw_views, rows_array
 from solver.learn.search import (WORLD_COST_SAMPLES, Leaf, NetSearchOptions, analyse_cards,
                                  belief_weights, card_scores, effective_worlds,
                                  log_likelihoods, next_views, others_cards, others_views,
-                                 log_softmax, resample, sample_worlds)
+                                 log_softmax, resample, row_scores, sample_worlds)
 from solver.play.bots import make_bot
 from solver.play.runner import play_round
 from tests.support import assert_input_error, run
@@ -140,7 +140,8 @@ def test_views_built_as_arrays_are_the_views_of_the_seats(config):
 def test_scores_this_turn_by_the_rules():
     """With no leaf value, a card's score is its mean bullheads this turn against the others'
     sampled cards, resolved again here by the Python rules (a too-low card: the cheapest
-    row), from the same worlds and draws (same seed)."""
+    row, ours too, as nothing after the turn counts), from the same worlds and draws (same
+    seed)."""
     net = load_cached()
     config = GameConfig(players=4)
     for view in _views(config, 5)[:-1:2]:
@@ -161,34 +162,55 @@ def test_playouts_to_the_end_by_the_rules():
     """In the 24-card 2-player game nothing is hidden; with two cards in hand the playout's
     last turn is forced, so a card's score is this turn against the sampled card plus the
     last turn, both resolved here by the Python rules, whatever the depth (the turns played
-    out before the value head: one is all there is)."""
+    out before the value head: one is all there is). Where our card is too low, we choose
+    its row knowing the turn's cards: the row of least bullheads plus the value head's of
+    our view after the turn; the other seat's too-low card takes the cheapest row."""
     net = load_cached()
     config = GameConfig.variant(2)
-    checked = 0
-    for view in _views(config, 3) + _views(config, 8):
-        if len(view.hand) != 2:
-            continue
-        for depth in (10, 1):
-            scores = card_scores(net, view, NetSearchOptions(3, "own", "playout", depth),
-                                 random.Random(5))
-            rng = random.Random(5)
-            worlds = sample_worlds(view, 3, rng)
-            picks = others_cards(net, view, worlds, rng)
-            other = 1 - view.seat
-            for card in view.hand:
-                total = 0
-                for hands, theirs in zip(worlds, picks):
-                    cards = [card if k == view.seat else theirs[k] for k in range(2)]
-                    rows, taken = play_turn(view.rows, cards, fewest_bullheads_chooser)
-                    total += row_bullheads(taken[view.seat])
-                    last = [None, None]
-                    last[view.seat] = [c for c in view.hand if c != card][0]
-                    last[other] = [c for c in hands[other] if c != theirs[other]][0]
-                    _, taken = play_turn(rows, last, fewest_bullheads_chooser)
-                    total += row_bullheads(taken[view.seat])
-                assert scores[card] == pytest.approx(total / 3)
-            checked += 1
-    assert checked >= 2
+    checked = chosen = 0
+    for seed in range(12):
+        for view in _views(config, seed):
+            if len(view.hand) != 2:
+                continue
+            for depth in (10, 1):
+                scores = card_scores(net, view, NetSearchOptions(3, "own", "playout", depth),
+                                     random.Random(5))
+                rng = random.Random(5)
+                worlds = sample_worlds(view, 3, rng)
+                picks = others_cards(net, view, worlds, rng)
+                other = 1 - view.seat
+                for card in view.hand:
+                    total = 0
+                    for hands, theirs in zip(worlds, picks):
+                        cards = [card if k == view.seat else theirs[k] for k in range(2)]
+                        last = [None, None]
+                        last[view.seat] = [c for c in view.hand if c != card][0]
+                        last[other] = [c for c in hands[other] if c != theirs[other]][0]
+                        ends, guide = [], []
+                        for r in range(4):
+                            chooser = (lambda k, rows, c, r=r: r if k == view.seat
+                                       else fewest_bullheads_chooser(k, rows, c))
+                            rows, taken = play_turn(view.rows, cards, chooser)
+                            now = [row_bullheads(t) for t in taken]
+                            after = PlayerView(config, view.seat, tuple(map(tuple, rows)),
+                                               (last[view.seat],), view.start_rows,
+                                               view.played + (tuple(cards),),
+                                               tuple(p + t for p, t in zip(view.penalties, now)),
+                                               view.scores, view.turn + 1)
+                            value = net.values(encode(raw_views([after]), WORLD_COST_SAMPLES))
+                            guide.append(now[view.seat] + float(value[0]))
+                            _, rest = play_turn(rows, last, fewest_bullheads_chooser)
+                            ends.append(now[view.seat] + row_bullheads(rest[view.seat]))
+                        if len(set(ends)) == 1:          # not too low: every row the same
+                            total += ends[0]
+                            continue
+                        pick = min(range(4), key=lambda r: guide[r])
+                        cheapest = min(range(4), key=lambda r: (row_bullheads(view.rows[r]), r))
+                        chosen += pick != cheapest
+                        total += ends[pick]
+                    assert scores[card] == pytest.approx(total / 3)
+                checked += 1
+    assert checked >= 2 and chosen >= 1
 
 
 def test_prior_adds_the_policys_surprise():
@@ -545,3 +567,76 @@ def test_a_confident_policy_is_played_without_a_search(monkeypatch):
         bot.choose_card(unsure[0])
     monkeypatch.undo()
     assert make_bot(FAST + ":confident=1", seed=0).choose_card(unsure[0]) in unsure[0].hand
+
+
+def _row_views(config: GameConfig, left: int):
+    """Row questions with `left` cards in the asker's hand (after its card), from rounds of
+    `random` bots: (view, card)."""
+    found = []
+
+    class Asked(Player):
+        def __init__(self, seed):
+            self.bot = make_bot("random", seed=seed)
+
+        def choose_card(self, view):
+            return self.bot.choose_card(view)
+
+        def choose_row(self, view, card):
+            if len(view.hand) == left:
+                found.append((view, card))
+            return self.bot.choose_row(view, card)
+
+    for seed in range(400):
+        play_round(config, [Asked(f"{seed}/{k}") for k in range(config.players)],
+                   random.Random(seed))
+        if len(found) >= 3:
+            break
+    assert found
+    return found
+
+
+def test_searched_rows_by_the_rules():
+    """`rows=search`: in the 24-card 2-player game with one card left after the turn nothing
+    is hidden, so a row's score is its bullheads plus the last turn (forced; a too-low card
+    takes the cheapest row), both resolved here by the Python rules, whatever the depth and
+    with the worlds weighed or not; with no card left it is the row's bullheads alone."""
+    net = load_cached()
+    config = GameConfig.variant(2)
+    for view, card in _row_views(config, 1):
+        seat, other = view.seat, 1 - view.seat
+        expected = []
+        for r in range(4):
+            rows, taken = play_turn(view.rows, list(view.revealed),
+                                    lambda k, rows, c, r=r: r)
+            last = [0, 0]
+            last[seat], last[other] = view.hand[0], view.unseen()[0]
+            _, after = play_turn(rows, last, fewest_bullheads_chooser)
+            expected.append(row_bullheads(taken[seat]) + row_bullheads(after[seat]))
+        for options in (NetSearchOptions(3, leaf="playout", depth=1),
+                        NetSearchOptions(3, leaf="playout", depth=10, belief=4)):
+            assert row_scores(net, view, card, options, random.Random(2)) \
+                == pytest.approx(expected)
+        bot = make_bot("belief:worlds=3:belief=4:rows=search", seed=1)
+        assert bot.choose_row(view, card) == min(range(4), key=lambda r: (expected[r], r))
+    for view, card in _row_views(GameConfig(players=4), 0):
+        scores = row_scores(net, view, card, NetSearchOptions(3, leaf="playout", depth=2),
+                            random.Random(2))
+        assert scores == [row_bullheads(row) for row in view.rows]
+
+
+def test_searched_rows_are_reproducible_and_leave_the_cards_alone():
+    """The same seed chooses the same rows; a searched row draws apart from the cards, so
+    the card decisions of a round are those of `rows=greedy` up to a row that differs."""
+    config = GameConfig(players=10)
+    records = [play_round(config, [make_bot(FAST + ":belief=6:rows=search", seed=f"s{k}")
+                                   for k in range(10)], random.Random(3)).record
+               for _ in range(2)]
+    assert records[0] == records[1]
+    view, card = _row_views(config, 5)[0]
+    searched, greedy = (make_bot(FAST + rows, seed=0) for rows in (":rows=search", ""))
+    assert searched.choose_row(view, card) in range(4)
+    later = _views(config, 4)[3]
+    assert searched.choose_card(later) == greedy.choose_card(later)
+    assert searched.last == greedy.last          # the same worlds: the same scores
+    with pytest.raises(ConfigError, match="rows must be greedy or value"):
+        make_bot("net:rows=search")

@@ -85,7 +85,12 @@ class TerminalPlayer(Player):
         row = bot.choose_row(view, card)
         if complete and bot.exact_applies(view, playing=1):
             return f"hint: the exact solver takes row {row}"
-        return f"hint: {'the search player' if complete else player} would take row {row}"
+        hint = f"hint: {'the search player' if complete else player} would take row {row}"
+        estimates = getattr(bot, "last_rows", None)     # a bot that searched the rows
+        if estimates:
+            hint += (", expecting you to take to the end of the round "
+                     + ", ".join(f"{v:.1f} (row {r})" for r, v in enumerate(estimates)))
+        return hint
 
     def _ask(self, prompt: str, valid: Callable[[int], bool], hint: str,
              advise: Callable[[], str]) -> int:

@@ -10,8 +10,10 @@ For a card decision with more than one card in hand:
    view of that world (its hand, the public table), all views of all worlds in one batch. The
    others' cards are drawn once per world and reused for every candidate card of ours: the
    moves are simultaneous, so they cannot depend on our choice;
-3. each of our cards is resolved against them by the C rules (a too-low card of ours takes
-   the cheapest row in this look-ahead); its score in the world is the bullheads we take
+3. each of our cards is resolved against them by the C rules (where ours is too low, on the
+   row of least bullheads plus the value head's of the state after the turn, as we shall
+   choose it knowing the turn's cards; the others' too-low cards take the cheapest row);
+   its score in the world is the bullheads we take
    this turn (`Reward.OWN`, or that less the mean of the others', `Reward.RELATIVE`) plus a
    leaf value of the state after the turn, for our seat, seen from our seat (our hand without
    the card, the rows after the turn): the network's value head (`Leaf.NET`, all (world,
@@ -44,7 +46,7 @@ import numpy as np
 from .._rules import c_play_turn, play_turns
 from .._sim import finish_round
 from ..core.player import PlayerView
-from ..core.rules import HAND_SIZE
+from ..core.rules import HAND_SIZE, ROWS
 from ..errors import ConfigError, quote
 from ..limits import MAX_SECONDS
 from .features import RawViews, encode, raw_views, rows_array, seat_relative
@@ -379,21 +381,27 @@ def card_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, rng
     return np.concatenate(parts), samples
 
 
+def draw_worlds(view: PlayerView, options: NetSearchOptions, models: List[PolicyNet],
+                rng: Random) -> Tuple[List[Hands], np.ndarray, float]:
+    """`options.worlds` worlds of `view` and each one's model of the others (an index into
+    `models`): with `belief`, drawn with their models by the others' play, else uniform
+    with the models in turn; and how many independent worlds they are worth."""
+    if options.belief:
+        pool, w = belief_weights(models, view, options.belief, rng, options.power)
+        pairs = resample(pool, w, options.worlds, rng)
+        return ([h for h, _ in pairs], np.array([m for _, m in pairs]),
+                effective_worlds(w, options.worlds))
+    worlds = sample_worlds(view, options.worlds, rng)
+    return worlds, np.arange(len(worlds)) % len(models), float(len(worlds))
+
+
 def _world_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, rng: Random,
                   others_net: Models, models: List[PolicyNet], parent: RawViews,
                   hand: Tuple[int, ...], drawn_models: Optional[List[int]]
                   ) -> Tuple[np.ndarray, float]:
     """One batch of `analyse_cards`: each of `options.worlds` worlds' score of each card
     [worlds, cards], and how many independent worlds they are worth."""
-    if options.belief:
-        pool, w = belief_weights(models, view, options.belief, rng, options.power)
-        pairs = resample(pool, w, options.worlds, rng)
-        worlds, model_of = [h for h, _ in pairs], np.array([m for _, m in pairs])
-        samples = effective_worlds(w, options.worlds)
-    else:
-        worlds = sample_worlds(view, options.worlds, rng)
-        model_of = np.arange(len(worlds)) % len(models)
-        samples = float(len(worlds))
+    worlds, model_of, samples = draw_worlds(view, options, models, rng)
     if drawn_models is not None:
         drawn_models.extend(int(m) for m in model_of)
     picks: List[Dict[int, int]] = [{} for _ in worlds]
@@ -408,15 +416,18 @@ def _world_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, r
     # every (world, card of ours) turn in one C call: our card against the world's draws
     cards = np.array([[card if k == seat else theirs[k] for k in range(n)]
                       for theirs in picks for card in hand], dtype=np.int64)    # [W * H, n]
+    slots = np.tile(np.arange(len(hand)), len(worlds))     # our card's, world by world
+    choices = np.full(cards.shape, -1, dtype=np.int64)    # -1: a too-low card's cheapest row
+    if options.leaf is not Leaf.ZERO:
+        choices[:, seat] = _our_rows(net, view, parent, cards, slots)
     rows = np.repeat(rows_array([view.rows]), len(cards), axis=0)
-    taken = play_turns(rows, cards)                          # rows: now after the turn
+    taken = play_turns(rows, cards, choices)                 # rows: now after the turn
     own = taken[:, seat].astype(np.float64)
     if options.reward is Reward.RELATIVE:
         own -= (taken.sum(axis=1) - taken[:, seat]) / (n - 1)
     immediate = own.reshape(len(worlds), len(hand))
     leaf = np.zeros_like(immediate)
     if options.leaf is Leaf.NET:
-        slots = np.tile(np.arange(len(hand)), len(worlds))     # our card's, world by world
         values = net.values(encode(next_views(view, parent, slots, cards, taken, rows),
                                    WORLD_COST_SAMPLES))
         leaf = values.astype(np.float64).reshape(immediate.shape)
@@ -437,6 +448,76 @@ def _world_totals(net: PolicyNet, view: PlayerView, options: NetSearchOptions, r
                             model_of=np.repeat(model_of, len(hand)), plan=options.plan,
                             prior=options.prior).reshape(immediate.shape)
     return immediate + leaf, samples
+
+
+def _our_rows(net: PolicyNet, view: PlayerView, parent: RawViews, cards: np.ndarray,
+              slots: np.ndarray) -> np.ndarray:
+    """[T]: the row our card takes in each of T turns (`cards` [T, n], our card's slot in
+    the hand `slots` [T]), -1 where it is not too low (the cheapest row then, unused). We
+    shall choose a too-low card's row knowing the turn's cards, so in the look-ahead it is
+    the row of least bullheads plus the value head's of the state after the turn: a choice
+    by a number without sampling noise (the least of four noisy playouts would flatter every
+    too-low card), the card then scored on that row as any other."""
+    seat = view.seat
+    ours = cards[:, seat]
+    low = np.flatnonzero((ours == cards.min(axis=1))
+                         & (ours < min(row[-1] for row in view.rows)))
+    out = np.full(len(cards), -1, dtype=np.int64)
+    if not len(low) or len(view.hand) == 1:          # a last card: nothing after the turn
+        return out
+    trial = np.repeat(cards[low], ROWS, axis=0)             # each too-low turn, each row
+    choices = np.full(trial.shape, -1, dtype=np.int64)
+    choices[:, seat] = np.tile(np.arange(ROWS), len(low))
+    rows = np.repeat(rows_array([view.rows]), len(trial), axis=0)
+    taken = play_turns(rows, trial, choices)
+    values = net.values(encode(next_views(view, parent, np.repeat(slots[low], ROWS), trial,
+                                          taken, rows), WORLD_COST_SAMPLES))
+    scores = (taken[:, seat] + values.astype(np.float64)).reshape(len(low), ROWS)
+    out[low] = np.argmin(scores, axis=1)
+    return out
+
+
+def row_scores(net: PolicyNet, view: PlayerView, card: int, options: NetSearchOptions,
+               rng: Random, others_net: Models = None) -> List[float]:
+    """A too-low `card`'s four rows, each scored (lower is better) by the bullheads it takes
+    plus our mean bullheads from the next turn over sampled worlds, as a card's: the rest of
+    the turn is known (`view.revealed`; every other card is higher, so none is too low), the
+    worlds are deals of the unseen cards after it (with `belief`, weighed by the others'
+    play, this turn's cards included), each played out `depth` turns by the policies (the
+    world's model for the others), then the value head. Every row on the same worlds and
+    random numbers. Reward `own`; `plan` and `seconds` are not used here: one batch."""
+    n, seat = view.players, view.seat
+    cards = list(view.turn_cards())
+    outcomes = []
+    for r in range(ROWS):
+        choices = [r if k == seat else None for k in range(n)]
+        rows, taken = c_play_turn(view.rows, cards, choices)
+        outcomes.append((rows, taken, tuple(choices)))
+    own = [float(taken[seat]) for _, taken, _ in outcomes]
+    if not view.hand:
+        return own
+    rows0, _, choices0 = outcomes[0]
+    # the next turn's view (the rows do not change who holds what, nor the worlds' weights)
+    after = PlayerView(view.config, seat, tuple(map(tuple, rows0)), view.hand, view.start_rows,
+                       view.played + (tuple(cards),), view.penalties, view.scores,
+                       view.turn + 1, row_choices=view.row_choices + (choices0,),
+                       out_of_play=view.out_of_play)
+    models = _models(others_net, net)
+    worlds, model_of, _ = draw_worlds(after, options, models, rng)
+    count = len(worlds) * ROWS                      # world by world, the rows in each
+    hands = np.zeros((count, n, HAND_SIZE), dtype=np.int8)
+    hands[:, :, :len(view.hand)] = np.repeat(np.array(worlds, dtype=np.int8), ROWS, axis=0)
+    rows = np.tile(rows_array([o[0] for o in outcomes]), (len(worlds), 1, 1))
+    penalties = np.array([[p + t for p, t in zip(view.penalties, o[1])] for o in outcomes]
+                         * len(worlds))
+    scores = np.array([view.scores or (0,) * n] * count)
+    seen = np.repeat(raw_views([after]).seen, count, axis=0)
+    tables = Tables(n, view.config.deck, view.turn + 1, rows, hands, seen, penalties, scores)
+    gen = np.random.default_rng(rng.getrandbits(63))
+    later = _play_on(tables, net, models if others_net is not None else None,
+                     np.repeat(model_of, ROWS), seat, options.depth, gen, ROWS)
+    means = later.reshape(len(worlds), ROWS).mean(axis=0)
+    return [own[r] + float(means[r]) for r in range(ROWS)]
 
 
 def playouts(net: PolicyNet, view: PlayerView, parent: RawViews, rows: np.ndarray,

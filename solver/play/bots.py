@@ -13,8 +13,9 @@
   the others' cards drawn from the network's policy, each card of ours scored by this turn's
   bullheads plus the network's value of the state after it; options `nsearch:worlds=N`,
   `nsearch:reward=own|relative`, `nsearch:value=net|zero|rollout` (the state after the turn
-  valued by the network, not at all, or by a heuristic playout), and `weights`, `rows` as
-  for `net`.
+  valued by the network, not at all, or by a heuristic playout), `weights` and `rows` as
+  for `net`, or `rows=search` (a too-low card's row scored over the worlds as a card is).
+  `belief` is `nsearch` with the settings docs/search-player.md measured strongest.
 - `program`: another program, any language, asked over pipes (solver/play/program.py),
   `program:path=FILE:seconds=S`.
 - `mcts`: the search player (solver/mcts/), options `mcts:iterations=N`, `mcts:seconds=S`,
@@ -43,7 +44,7 @@ from ..core.rules import (HAND_SIZE, ROW_LIMIT, ROWS, fewest_bullheads_chooser, 
 from ..errors import ConfigError, quote
 from ..learn.model import likeliest_cards, load_cached, others_model
 from ..learn.search import (BELIEF_POWER, NetSearchOptions, best_scored, card_scores,
-                            log_softmax)
+                            log_softmax, row_scores)
 from ..limits import Limit
 from ..mcts import SearchOptions, SearchPlayer
 from ..mcts.options import check_seconds
@@ -270,11 +271,12 @@ class NetBot(GreedyBot):
     or (`rows="value"`) as the row whose bullheads plus the network's value of the next turn
     (the rest of this turn played out) is the least."""
     name = "net"
+    row_modes: Tuple[str, ...] = ("greedy", "value")
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy"):
         super().__init__(seed)
-        if rows not in ("greedy", "value"):
-            raise ConfigError(f"rows must be greedy or value, got {quote(rows)}")
+        if rows not in self.row_modes:
+            raise ConfigError(f"rows must be {' or '.join(self.row_modes)}, got {quote(rows)}")
         self.net = load_cached(weights or None)
         self.rows = rows
         self.logits: Optional[Tuple[PlayerView, np.ndarray]] = None  # the last decision's
@@ -318,8 +320,10 @@ class NetSearchBot(NetBot):
     least prior * ln(P / (1 - P)) bullheads, 2.8 at prior 2 and P 0.8, which the search
     found in none of the decisions measured in docs/search-player.md). With `seconds=S` a
     searched decision draws batches of `worlds` worlds while S seconds hold one more (at
-    least one; not reproducible). A too-low card's row: as for `net` (`rows=greedy|value`)."""
+    least one; not reproducible). A too-low card's row: as for `net` (`rows=greedy|value`),
+    or searched over the same kind of worlds (`rows=search`: `search.row_scores`)."""
     name = "nsearch"
+    row_modes = ("greedy", "value", "search")
 
     def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 32,
                  reward: str = "own", value: str = "net", depth: int = HAND_SIZE,
@@ -332,6 +336,10 @@ class NetSearchBot(NetBot):
         if not 0 <= confident <= 1:
             raise ConfigError(f"confident must be 0 (off) or in (0, 1], got {confident}")
         self.confident = confident
+        # the row searches draw apart from the cards: a row choice searched or not leaves
+        # the later card decisions the same random numbers
+        self.row_rng = random.Random(None if seed is None else f"rows/{seed}")
+        self.last_rows: Optional[List[float]] = None     # the last searched row choice's
         # the others' model: another network's policy (a file, or a shipped name), `sampler`
         # (players of the cheapest card this turn), or several joined by '+' (each world
         # then has one, weighed by the table's play)
@@ -363,6 +371,17 @@ class NetSearchBot(NetBot):
         self.last = (view.seat, scores)
         return best_scored(scores)
 
+    def choose_row(self, view: PlayerView, card: int) -> int:
+        if self.rows != "search" or not view.hand:
+            return super().choose_row(view, card)
+        others = self.others_net
+        if isinstance(others, tuple) and self.in_play is not None \
+                and self.in_play[0] == (view.seat, view.start_rows):
+            others = tuple(others[i] for i in self.in_play[1])     # the models still in play
+        rng = random.Random(self.row_rng.getrandbits(64))
+        self.last_rows = row_scores(self.net, view, card, self.options, rng, others)
+        return min(range(ROWS), key=lambda r: (round(self.last_rows[r], 9), r))
+
     def _with_models_in_play(self, view: PlayerView, rng: random.Random) -> Dict[int, float]:
         """Card scores with the models the round's play has not ruled out: once no world
         draws a model, the table's cards have made it unlikely beyond the worlds' reach, and
@@ -387,11 +406,12 @@ class BeliefBot(NetSearchBot):
     played out two turns by the networks (the world's model for the others), then net-v3's
     value. A model no world draws is dropped for the rest of the round. Where the policy
     gives a card at least 0.9 that card is played unsearched (`confident`: the search played
-    it in every such decision measured). The default player of `nimmt best` on hidden hands
-    and of `nimmt play`."""
+    it in every such decision measured). A too-low card's row is searched over such worlds
+    too (`rows=search`). The default player of `nimmt best` on hidden hands and of `nimmt
+    play`."""
     name = "belief"
 
-    def __init__(self, seed=None, weights: str = "", rows: str = "greedy", worlds: int = 16,
+    def __init__(self, seed=None, weights: str = "", rows: str = "search", worlds: int = 16,
                  reward: str = "own", value: str = "playout", depth: int = 2,
                  temperature: float = 1.0, prior: float = 2.0,
                  others: str = "net-v1.npz+net-v3.npz", belief: int = 96,

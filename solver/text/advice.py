@@ -56,8 +56,13 @@ def format_row_advice(advice: dict) -> str:
         text += f", not the cheapest row {cheapest} ({count_text(bulls[cheapest])})"
     cards = " ".join(map(str, advice["revealed"]))
     if advice["method"] == "row":
-        return text + (f"\n{advice['player']}'s choice with this turn's cards {cards},"
-                       f" seed {advice['seed']}")
+        text += (f"\n{advice['player']}'s choice with this turn's cards {cards},"
+                 f" seed {advice['seed']}")
+        if advice.get("row_estimates"):
+            values = ", ".join(f"row {r} {v:.2f}" for r, v in enumerate(advice["row_estimates"]))
+            text += (f"\neach row's expected bullheads for you to the end of the round, this"
+                     f" turn's included: {values}")
+        return text
     if bulls[row] > bulls[cheapest]:
         text += f", which costs {advice['cheapest_row_costs_more']:.2f} bullheads more in the end"
     lines = []
