@@ -502,20 +502,17 @@ def row_scores(net: PolicyNet, view: PlayerView, card: int, options: NetSearchOp
                        view.played + (tuple(cards),), view.penalties, view.scores,
                        view.turn + 1, row_choices=view.row_choices + (choices0,),
                        out_of_play=view.out_of_play)
-    models = _models(others_net, net)
-    worlds, model_of, _ = draw_worlds(after, options, models, rng)
-    count = len(worlds) * ROWS                      # world by world, the rows in each
-    hands = np.zeros((count, n, HAND_SIZE), dtype=np.int8)
-    hands[:, :, :len(view.hand)] = np.repeat(np.array(worlds, dtype=np.int8), ROWS, axis=0)
+    worlds, model_of, _ = draw_worlds(after, options, _models(others_net, net), rng)
+    # world by world, the rows in each: the starts of `playouts` (each hand with a 0 for
+    # the card of the turn, which it drops)
+    held = np.array(worlds, dtype=np.int64)
+    left = np.repeat(np.concatenate([held, np.zeros(held.shape[:2] + (1,), np.int64)], axis=2),
+                     ROWS, axis=0)
     rows = np.tile(rows_array([o[0] for o in outcomes]), (len(worlds), 1, 1))
-    penalties = np.array([[p + t for p, t in zip(view.penalties, o[1])] for o in outcomes]
-                         * len(worlds))
-    scores = np.array([view.scores or (0,) * n] * count)
-    seen = np.repeat(raw_views([after]).seen, count, axis=0)
-    tables = Tables(n, view.config.deck, view.turn + 1, rows, hands, seen, penalties, scores)
-    gen = np.random.default_rng(rng.getrandbits(63))
-    later = _play_on(tables, net, models if others_net is not None else None,
-                     np.repeat(model_of, ROWS), seat, options.depth, gen, ROWS)
+    taken = np.tile([o[1] for o in outcomes], (len(worlds), 1))
+    turn = np.tile(cards, (len(left), 1))
+    later = playouts(net, view, raw_views([view]), rows, left, turn, taken, rng, options.depth,
+                     others_net, shared=ROWS, model_of=np.repeat(model_of, ROWS))
     means = later.reshape(len(worlds), ROWS).mean(axis=0)
     return [own[r] + float(means[r]) for r in range(ROWS)]
 

@@ -375,9 +375,8 @@ class NetSearchBot(NetBot):
         if self.rows != "search" or not view.hand:
             return super().choose_row(view, card)
         others = self.others_net
-        if isinstance(others, tuple) and self.in_play is not None \
-                and self.in_play[0] == (view.seat, view.start_rows):
-            others = tuple(others[i] for i in self.in_play[1])     # the models still in play
+        if isinstance(others, tuple):
+            others = tuple(others[i] for i in self._models_in_play(view))
         rng = random.Random(self.row_rng.getrandbits(64))
         self.last_rows = row_scores(self.net, view, card, self.options, rng, others)
         return min(range(ROWS), key=lambda r: (round(self.last_rows[r], 9), r))
@@ -386,16 +385,21 @@ class NetSearchBot(NetBot):
         """Card scores with the models the round's play has not ruled out: once no world
         draws a model, the table's cards have made it unlikely beyond the worlds' reach, and
         its likelihood (the dearer part of a decision) is no longer computed this round."""
-        round_key = (view.seat, view.start_rows)
-        if self.in_play is None or self.in_play[0] != round_key:
-            self.in_play = (round_key, tuple(range(len(self.others_net))))
-        kept = self.in_play[1]
+        kept = self._models_in_play(view)
         drawn: List[int] = []
         scores = card_scores(self.net, view, self.options, rng,
                              tuple(self.others_net[i] for i in kept), drawn)
         if view.played:
-            self.in_play = (round_key, tuple(kept[i] for i in sorted(set(drawn))))
+            self.in_play = (self.in_play[0], tuple(kept[i] for i in sorted(set(drawn))))
         return scores
+
+    def _models_in_play(self, view: PlayerView) -> Tuple[int, ...]:
+        """The others' models (indexes) this round's play has not ruled out; every one at
+        the start of a round."""
+        round_key = (view.seat, view.start_rows)
+        if self.in_play is None or self.in_play[0] != round_key:
+            self.in_play = (round_key, tuple(range(len(self.others_net))))
+        return self.in_play[1]
 
 
 class BeliefBot(NetSearchBot):
